@@ -1,0 +1,69 @@
+/**
+ * The MCPulse wire contract (shared/wire-format.md §1–2), as the hosted API validates it.
+ *
+ * The hosted API is built on zod 3, and its error strings (`tools.0.name: Expected string,
+ * received number`) are zod's own, so validating with the same library is the shortest way to
+ * accept and reject exactly what production does — with the same words.
+ */
+import { z } from 'zod';
+
+/** Hosted field caps (wire-format §1). */
+export const LIMITS = {
+  maxBatch: 500,
+  sessionId: 128,
+  toolName: 200,
+  clientName: 128,
+  durationMs: 86_400_000,
+  bytes: 2_147_483_647,
+  toolsPerStartup: 500,
+} as const;
+
+const argsHash = z.string().regex(/^[0-9a-f]{4,64}$/, 'Expected 4–64 lowercase hex characters');
+const byteCount = z.number().int().min(0).max(LIMITS.bytes);
+
+/** One `tools/call`, with Go's omitted zero/false fields filled in. */
+export const callSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('call'),
+  session_id: z.string().min(1).max(LIMITS.sessionId),
+  client_name: z.string().max(LIMITS.clientName),
+  tool_name: z.string().min(1).max(LIMITS.toolName),
+  started_at: z.string().datetime({ offset: true }),
+  duration_ms: z.number().int().min(0).max(LIMITS.durationMs).default(0),
+  outcome: z.enum(['ok', 'bad_args', 'tool_error', 'crashed']),
+  response_bytes: byteCount.default(0),
+  is_empty: z.boolean().default(false),
+  args_hash: argsHash,
+});
+
+/** The tool list a server registered, with each schema's size. */
+export const startupSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('startup'),
+  session_id: z.string().min(1).max(LIMITS.sessionId),
+  client_name: z.string().max(LIMITS.clientName),
+  tools: z
+    .array(z.object({ name: z.string().min(1).max(LIMITS.toolName), schema_bytes: byteCount }))
+    .max(LIMITS.toolsPerStartup)
+    .default([]),
+});
+
+/** Any payload; an unknown `type` is an invalid item, never a crash. */
+export const payloadSchema = z.discriminatedUnion('type', [callSchema, startupSchema]);
+
+export type CallPayload = z.infer<typeof callSchema>;
+export type StartupPayload = z.infer<typeof startupSchema>;
+export type Payload = z.infer<typeof payloadSchema>;
+export type Outcome = CallPayload['outcome'];
+export const OUTCOMES: readonly Outcome[] = ['ok', 'bad_args', 'tool_error', 'crashed'];
+
+/** Fields named by the contract; anything else is kept aside as `extra` so exports replay it. */
+export const KNOWN_CALL_FIELDS = new Set(Object.keys(callSchema.shape));
+export const KNOWN_STARTUP_FIELDS = new Set(Object.keys(startupSchema.shape));
+
+/** Formats a zod error the way the hosted API does: `dotted.path: message` for the first issue. */
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,50 @@
+import type { CallPayload, StartupPayload } from '../ingest/wire.js';
+
+/** A call that passed validation, ready to store. */
+export interface AcceptedCall {
+  payload: CallPayload;
+  startedMs: number;
+  /** Fields outside the contract, kept so an export replays exactly what was sent. */
+  extra: Record<string, unknown> | null;
+}
+
+/** A startup that passed validation. */
+export interface AcceptedStartup {
+  payload: StartupPayload;
+  extra: Record<string, unknown> | null;
+  /** Per-tool unknown fields (e.g. PHP's `schema_hash`), aligned with `payload.tools`. */
+  toolExtras: (Record<string, unknown> | null)[];
+}
+
+/** An item dropped from the batch, with production's reason. */
+export interface RejectedItem {
+  /** Position in the batch; `null` when the whole request was refused. */
+  index: number | null;
+  reason: string;
+  item: string;
+  truncated: boolean;
+}
+
+/** Everything one request to `/v1/ingest` produced, written in one transaction. */
+export interface BatchRecord {
+  /** SHA-256 hex of the bearer key, or `null` when none was sent. */
+  keySha256: string | null;
+  keyPrefix: string | null;
+  receivedMs: number;
+  status: number;
+  bodyBytes: number;
+  userAgent: string | null;
+  error: string | null;
+  calls: AcceptedCall[];
+  startups: AcceptedStartup[];
+  rejections: RejectedItem[];
+}
+
+/** What the store wrote, for the live stream. */
+export interface BatchWriteResult {
+  batchId: number;
+  projectId: number | null;
+  callIds: number[];
+  startupIds: number[];
+  rejectionIds: number[];
+}

@@ -1,0 +1,61 @@
+/**
+ * The store: the only code that touches better-sqlite3. One file, WAL, numbered migrations,
+ * statements prepared once, one transaction per ingest request.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { BatchRecord, BatchWriteResult } from './batch-record.js';
+import { createDerivedMaintainer } from './derived.js';
+import { migrate } from './migrate.js';
+import { createReader, type Reader } from './read.js';
+import { createBatchWriter } from './write.js';
+
+export type { BatchRecord, BatchWriteResult } from './batch-record.js';
+export type * from './types.js';
+
+/** An open database. */
+export interface Store {
+  readonly path: string;
+  /** The underlying connection, for store-internal query modules only. */
+  readonly db: Database.Database;
+  readonly read: Reader;
+  /** Writes one ingest request atomically. */
+  writeBatch(record: BatchRecord): BatchWriteResult;
+  close(): void;
+}
+
+/** Options for {@link openStore}. */
+export interface OpenStoreOptions {
+  /** Open read-only (reports, exports): no migrations, no writes. */
+  readonly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) and migrates the database at `path`. `:memory:` works for tests
+ * that do not care about the file.
+ */
+export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode survives a killed process (not a power cut) and keeps commits cheap.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  }
+  const writeBatch = options.readonly
+    ? () => {
+        throw new Error('store opened read-only');
+      }
+    : createBatchWriter(db, createDerivedMaintainer(db));
+  return {
+    path,
+    db,
+    read: createReader(db),
+    writeBatch,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The numbered migrations, in order. `PRAGMA user_version` records how many have run, so a
+ * database from an older version is moved forward, never wiped. Append only: never edit a
+ * migration that has shipped — add the next number instead (each has its own test).
+ */
+import * as m001 from './001-initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: m001.sql }];

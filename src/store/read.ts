@@ -1,0 +1,136 @@
+import type Database from 'better-sqlite3';
+import { callFilterSql } from './filter-sql.js';
+import type {
+  BatchRow,
+  CallFilter,
+  CallRow,
+  Page,
+  ProjectRow,
+  RejectionRow,
+  StartupRow,
+} from './types.js';
+
+const parseExtra = (text: unknown): Record<string, unknown> | null =>
+  typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : null;
+
+const clampLimit = (limit: number | undefined, max = 1000): number =>
+  Math.max(1, Math.min(max, Math.floor(limit ?? 200)));
+
+type RawCall = Omit<CallRow, 'is_empty' | 'extra'> & { is_empty: number; extra: string | null };
+
+/** Turns a stored call row into its API shape. */
+export function toCallRow(r: RawCall): CallRow {
+  return { ...r, is_empty: r.is_empty === 1, extra: parseExtra(r.extra) };
+}
+
+/** Core reads: what was stored, exactly as it was sent. Metrics live in their own modules. */
+export function createReader(db: Database.Database) {
+  const projects = db.prepare<[], ProjectRow>(
+    `SELECT p.id, p.key_prefix, p.key_sha256, p.first_seen_ms, p.last_seen_ms,
+            (SELECT count(*) FROM calls c WHERE c.project_id = p.id) AS calls,
+            (SELECT count(DISTINCT session_id) FROM calls c WHERE c.project_id = p.id) AS sessions
+     FROM projects p ORDER BY p.last_seen_ms DESC`,
+  );
+  const projectByPrefix = db.prepare<[string], { id: number }>(
+    'SELECT id FROM projects WHERE key_prefix = ? ORDER BY last_seen_ms DESC LIMIT 1',
+  );
+  const projectById = db.prepare<[number], { id: number }>('SELECT id FROM projects WHERE id = ?');
+  const toolsOf = db.prepare<[number], { name: string; schema_bytes: number }>(
+    'SELECT name, schema_bytes FROM startup_tools WHERE startup_id = ? ORDER BY position',
+  );
+  const counts = db.prepare<[], Record<string, number>>(
+    `SELECT (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM calls) AS calls,
+            (SELECT count(*) FROM startups) AS startups, (SELECT count(*) FROM batches) AS batches,
+            (SELECT count(*) FROM rejections) AS rejections`,
+  );
+
+  const withTools = (s: Omit<StartupRow, 'tools' | 'extra'> & { extra: string | null }): StartupRow => ({
+    ...s,
+    extra: parseExtra(s.extra),
+    tools: toolsOf.all(s.id),
+  });
+
+  return {
+    /** Every key seen (by fingerprint), most recent first. */
+    projects: (): ProjectRow[] => projects.all(),
+
+    /** Resolves a `project` query value — an id or a key prefix — to a project id. */
+    resolveProject(value: string): number | undefined {
+      if (/^\d+$/.test(value)) return projectById.get(Number(value))?.id;
+      return projectByPrefix.get(value.slice(0, 12))?.id;
+    },
+
+    /** Calls matching the filter in `started_at` order (arrival order breaks ties). */
+    calls(filter: CallFilter, page: Page & { order?: 'asc' | 'desc' } = {}): CallRow[] {
+      const { where, params } = callFilterSql(filter);
+      const dir = page.order === 'desc' ? 'DESC' : 'ASC';
+      const before = page.before !== undefined ? `${where ? 'AND' : 'WHERE'} id < @before` : '';
+      const rows = db
+        .prepare(
+          `SELECT id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
+                  duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra
+           FROM calls ${where} ${before} ORDER BY started_ms ${dir}, id ${dir} LIMIT @limit`,
+        )
+        .all({ ...params, before: page.before, limit: clampLimit(page.limit, 10_000) }) as RawCall[];
+      return rows.map(toCallRow);
+    },
+
+    /** Startups, newest first, optionally for one project or session. */
+    startups(filter: { projectId?: number; session?: string }, page: Page = {}): StartupRow[] {
+      const parts: string[] = [];
+      if (filter.projectId !== undefined) parts.push('project_id = @projectId');
+      if (filter.session !== undefined) parts.push('session_id = @session');
+      if (page.before !== undefined) parts.push('id < @before');
+      const rows = db
+        .prepare(
+          `SELECT id, project_id, batch_id, session_id, client_name, received_ms, extra FROM startups
+           ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
+        )
+        .all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as (Omit<
+        StartupRow,
+        'tools' | 'extra'
+      > & { extra: string | null })[];
+      return rows.map(withTools);
+    },
+
+    /** Ingest log: every request received, newest first. */
+    batches(filter: { projectId?: number }, page: Page = {}): BatchRow[] {
+      const parts: string[] = [];
+      if (filter.projectId !== undefined) parts.push('b.project_id = @projectId');
+      if (page.before !== undefined) parts.push('b.id < @before');
+      return db
+        .prepare(
+          `SELECT b.id, b.project_id, p.key_prefix, b.received_ms, b.status, b.accepted, b.rejected,
+                  b.body_bytes, b.error, b.user_agent
+           FROM batches b LEFT JOIN projects p ON p.id = b.project_id
+           ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY b.id DESC LIMIT @limit`,
+        )
+        .all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as BatchRow[];
+    },
+
+    /** Every dropped item with production's reason, newest first. */
+    rejections(filter: { projectId?: number; batchId?: number }, page: Page = {}): RejectionRow[] {
+      const parts: string[] = [];
+      if (filter.projectId !== undefined) parts.push('r.project_id = @projectId');
+      if (filter.batchId !== undefined) parts.push('r.batch_id = @batchId');
+      if (page.before !== undefined) parts.push('r.id < @before');
+      const rows = db
+        .prepare(
+          `SELECT r.id, r.batch_id, r.project_id, p.key_prefix, r.received_ms, r.item_index, r.reason,
+                  r.item, r.truncated
+           FROM rejections r LEFT JOIN projects p ON p.id = r.project_id
+           ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY r.id DESC LIMIT @limit`,
+        )
+        .all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as (Omit<
+        RejectionRow,
+        'truncated'
+      > & { truncated: number })[];
+      return rows.map((r) => ({ ...r, truncated: r.truncated === 1 }));
+    },
+
+    /** Row counts per table, for the status panel. */
+    counts: (): Record<string, number> => counts.get()!,
+  };
+}
+
+export type Reader = ReturnType<typeof createReader>;

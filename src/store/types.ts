@@ -1,0 +1,86 @@
+/** Row shapes the store returns. Times are UTC epoch milliseconds. */
+import type { Outcome } from '../ingest/wire.js';
+
+export interface ProjectRow {
+  id: number;
+  key_prefix: string;
+  key_sha256: string;
+  first_seen_ms: number;
+  last_seen_ms: number;
+  calls: number;
+  sessions: number;
+}
+
+export interface CallRow {
+  id: number;
+  project_id: number;
+  batch_id: number;
+  session_id: string;
+  client_name: string;
+  tool_name: string;
+  started_at: string;
+  started_ms: number;
+  duration_ms: number;
+  outcome: Outcome;
+  response_bytes: number;
+  is_empty: boolean;
+  args_hash: string;
+  received_ms: number;
+  extra: Record<string, unknown> | null;
+}
+
+export interface StartupRow {
+  id: number;
+  project_id: number;
+  batch_id: number;
+  session_id: string;
+  client_name: string;
+  received_ms: number;
+  tools: { name: string; schema_bytes: number }[];
+  extra: Record<string, unknown> | null;
+}
+
+export interface BatchRow {
+  id: number;
+  project_id: number | null;
+  key_prefix: string | null;
+  received_ms: number;
+  status: number;
+  accepted: number;
+  rejected: number;
+  body_bytes: number;
+  error: string | null;
+  user_agent: string | null;
+}
+
+export interface RejectionRow {
+  id: number;
+  batch_id: number;
+  project_id: number | null;
+  key_prefix: string | null;
+  received_ms: number;
+  item_index: number | null;
+  reason: string;
+  item: string;
+  truncated: boolean;
+}
+
+/** Filters shared by every read: all optional, all composable. */
+export interface CallFilter {
+  /** Project id; omitted = all projects together. */
+  projectId?: number;
+  /** Inclusive lower bound on `started_ms`. */
+  from?: number;
+  /** Exclusive upper bound on `started_ms`. */
+  to?: number;
+  tool?: string;
+  client?: string;
+  session?: string;
+}
+
+/** One page of a list, newest first unless said otherwise. */
+export interface Page {
+  limit?: number;
+  /** Return rows with id below this (keyset pagination). */
+  before?: number;
+}
