@@ -1,0 +1,45 @@
+import type { Store } from '../../store/index.js';
+import type { CallFilter } from '../../store/types.js';
+
+/** Everything a JSON API handler may use. */
+export interface ApiContext {
+  store: Store;
+  /** The query string. */
+  query: URLSearchParams;
+  /** `:name` segments of the matched route. */
+  params: Record<string, string>;
+  /** The parsed JSON body of a POST/PUT/DELETE, or undefined. */
+  body: unknown;
+  /** The common filters (`project`, `from`, `to`, `tool`, `client`, `session`) already parsed. */
+  filter: CallFilter;
+  /** Facts about the running server, for the status and setup pages. */
+  server: ServerInfo;
+}
+
+/** Facts about the running listener. */
+export interface ServerInfo {
+  /** The URL SDKs should use, e.g. `http://localhost:7857`. */
+  endpoint: string;
+  /** Every address actually bound, e.g. `127.0.0.1:7857`, `[::1]:7857`. */
+  addresses: string[];
+  port: number;
+  dbPath: string;
+  startedMs: number;
+  version: string;
+}
+
+/** A handler returns the JSON body (status 200), or throws an {@link ApiError}. */
+export type ApiHandler = (ctx: ApiContext) => unknown;
+
+/** One typed map: `'GET /api/sessions/:id'` → handler. */
+export type RouteMap = Record<`${'GET' | 'POST' | 'PUT' | 'DELETE'} /api/${string}`, ApiHandler>;
+
+/** An error with the HTTP status and a message the UI can show as is. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
