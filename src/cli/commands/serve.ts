@@ -1,10 +1,117 @@
-import type { Command } from '../io.js';
+import { startServer, PortInUseError, type RunningServer } from '../../server/index.js';
+import type { Store } from '../../store/index.js';
+import { parseFlags, parsePort } from '../flags.js';
+import type { CliIO, Command } from '../io.js';
+import { DatabaseOpenError, openDbForCli } from '../open-db.js';
+import { defaultDbPath, defaultPort } from '../paths.js';
 
-/** Placeholder: replaced by the server work in this same session. */
+const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--no-rate-limit]
+
+  --port N          port to listen on (default 7857, or $MCPULSE_DEVTOOLS_PORT; 0 picks one)
+  --db PATH         database file (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
+  --host ADDR       listen on ADDR instead of loopback (e.g. 0.0.0.0 for Docker/LAN — exposes your data)
+  --allow-host NAME also accept requests addressed to NAME (e.g. host.docker.internal)
+  --no-rate-limit   do not refuse batches over production's 10,000 payloads/min per key
+`;
+
+/** A started server and its store, for callers that embed `serve` (start, demo). */
+export interface Served {
+  server: RunningServer;
+  store: Store;
+  /** Non-loopback addresses the user opted in to, if any. */
+  hosts: string[];
+  stop(): Promise<void>;
+}
+
+/** Parses serve's flags, opens the database and starts the server. Throws user-facing errors. */
+export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served | 'help'> {
+  const { values } = parseFlags(argv, {
+    port: { type: 'string' },
+    db: { type: 'string' },
+    host: { type: 'string', multiple: true },
+    'allow-host': { type: 'string', multiple: true },
+    'no-rate-limit': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return 'help';
+  const port = parsePort(values.port, defaultPort(io.env));
+  const dbPath = values.db ?? defaultDbPath(io.env);
+  const store = openDbForCli(dbPath);
+  try {
+    const server = await startServer({
+      store,
+      port,
+      hosts: values.host,
+      allowedHosts: values['allow-host'],
+      rateLimit: !values['no-rate-limit'],
+    });
+    return {
+      server,
+      store,
+      hosts: values.host ?? [],
+      stop: async () => {
+        await server.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/** The lines printed once the server is up. */
+export function describeServer({ server, hosts }: Served, io: CliIO): void {
+  const { info } = server;
+  io.stdout.write(
+    [
+      `MCPulse Devtools ${info.version} listening on ${info.addresses.join(', ')}`,
+      `  dashboard  ${server.url}`,
+      `  ingest     ${server.url}/v1/ingest   (MCPULSE_ENDPOINT=${server.url}, any non-empty MCPULSE_KEY)`,
+      `  database   ${info.dbPath}`,
+      '',
+    ].join('\n'),
+  );
+  if (hosts.length) {
+    io.stderr.write(
+      `warning: listening on ${hosts.join(', ')} — anyone who can reach this machine can send telemetry to it\n`,
+    );
+  }
+}
+
+/** Resolves when SIGINT or SIGTERM arrives. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+/** Maps the failures a user can fix to one line and exit code 1. */
+export function reportStartupError(error: unknown, io: CliIO): number {
+  if (error instanceof PortInUseError || error instanceof DatabaseOpenError) {
+    io.stderr.write(`mcpulse-devtools: ${error.message}\n`);
+    return 1;
+  }
+  throw error;
+}
+
 export const command: Command = {
-  summary: '(not built yet)',
-  run: async (_argv, io) => {
-    io.stderr.write('not built yet\n');
-    return 2;
+  summary: 'run the ingest listener and dashboard headless (no Electron)',
+  async run(argv, io) {
+    let served: Served | 'help';
+    try {
+      served = await serveFromArgs(argv, io);
+    } catch (error) {
+      return reportStartupError(error, io);
+    }
+    if (served === 'help') {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    describeServer(served, io);
+    await untilSignal();
+    await served.stop();
+    return 0;
   },
 };

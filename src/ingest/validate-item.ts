@@ -1,0 +1,67 @@
+import type { AcceptedCall, AcceptedStartup, RejectedItem } from '../store/batch-record.js';
+import { parseTimestamp } from './timestamp.js';
+import { describeZodError, KNOWN_CALL_FIELDS, KNOWN_STARTUP_FIELDS, payloadSchema } from './wire.js';
+
+/** How much of a rejected item is kept for the ingest log. */
+export const REJECTED_ITEM_MAX_CHARS = 4096;
+
+export type ItemVerdict =
+  | { kind: 'call'; call: AcceptedCall }
+  | { kind: 'startup'; startup: AcceptedStartup }
+  | { kind: 'rejected'; rejection: RejectedItem };
+
+function extraFields(item: Record<string, unknown>, known: Set<string>): Record<string, unknown> | null {
+  let extra: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(item)) {
+    if (known.has(k)) continue;
+    (extra ??= {})[k] = v;
+  }
+  return extra;
+}
+
+/** The item as JSON for the log, cut to {@link REJECTED_ITEM_MAX_CHARS}. Never throws. */
+export function snapshotItem(item: unknown): { item: string; truncated: boolean } {
+  let text: string;
+  try {
+    text = JSON.stringify(item) ?? String(item);
+  } catch {
+    text = '[unserialisable item]';
+  }
+  return text.length > REJECTED_ITEM_MAX_CHARS
+    ? { item: text.slice(0, REJECTED_ITEM_MAX_CHARS), truncated: true }
+    : { item: text, truncated: false };
+}
+
+function reject(index: number, item: unknown, reason: string): ItemVerdict {
+  return { kind: 'rejected', rejection: { index, reason, ...snapshotItem(item) } };
+}
+
+/**
+ * Validates one batch item on its own, as the hosted API does: a bad item is dropped with a
+ * dotted-path reason and never affects its neighbours.
+ */
+export function validateItem(item: unknown, index: number): ItemVerdict {
+  try {
+    const parsed = payloadSchema.safeParse(item);
+    if (!parsed.success) return reject(index, item, describeZodError(parsed.error));
+    const raw = item as Record<string, unknown>;
+    const payload = parsed.data;
+    if (payload.type === 'startup') {
+      const rawTools = Array.isArray(raw.tools) ? (raw.tools as Record<string, unknown>[]) : [];
+      return {
+        kind: 'startup',
+        startup: {
+          payload,
+          extra: extraFields(raw, KNOWN_STARTUP_FIELDS),
+          toolExtras: payload.tools.map((_, i) => extraFields(rawTools[i] ?? {}, new Set(['name', 'schema_bytes']))),
+        },
+      };
+    }
+    const startedMs = parseTimestamp(payload.started_at);
+    if (startedMs === null) return reject(index, item, 'started_at: Invalid datetime');
+    return { kind: 'call', call: { payload, startedMs, extra: extraFields(raw, KNOWN_CALL_FIELDS) } };
+  } catch (error) {
+    // Pathological items (say, nesting too deep to walk) are rejected, not fatal.
+    return reject(index, item, `item could not be validated: ${error instanceof Error ? error.message : 'unknown error'}`);
+  }
+}

@@ -1,0 +1,48 @@
+import { ApiError, type RouteMap } from './types.js';
+import { intParam } from './router.js';
+
+/**
+ * The raw-data routes: what was stored, exactly as it was sent, plus the listener's state.
+ * Metrics live in metrics-routes.ts.
+ */
+export const coreRoutes: RouteMap = {
+  'GET /api/status': ({ store, server }) => ({
+    ...server,
+    counts: store.read.counts(),
+  }),
+
+  'GET /api/projects': ({ store }) => ({
+    projects: store.read.projects().map(({ key_sha256, ...p }) => ({
+      ...p,
+      // A fingerprint is enough to tell keys apart; the full digest stays in the database.
+      key_fingerprint: key_sha256.slice(0, 12),
+    })),
+  }),
+
+  'GET /api/calls': ({ store, filter, query }) => {
+    const order = query.get('order') ?? 'asc';
+    if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `order: expected asc or desc, received '${order}'`);
+    return { calls: store.read.calls(filter, { limit: intParam(query, 'limit') ?? 1000, order }) };
+  },
+
+  'GET /api/startups': ({ store, filter, query }) => ({
+    startups: store.read.startups(
+      { projectId: filter.projectId, session: filter.session },
+      { limit: intParam(query, 'limit'), before: intParam(query, 'before') },
+    ),
+  }),
+
+  'GET /api/batches': ({ store, filter, query }) => ({
+    batches: store.read.batches(
+      { projectId: filter.projectId },
+      { limit: intParam(query, 'limit'), before: intParam(query, 'before') },
+    ),
+  }),
+
+  'GET /api/rejections': ({ store, filter, query }) => ({
+    rejections: store.read.rejections(
+      { projectId: filter.projectId, batchId: intParam(query, 'batch') },
+      { limit: intParam(query, 'limit'), before: intParam(query, 'before') },
+    ),
+  }),
+};
