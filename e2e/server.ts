@@ -1,0 +1,75 @@
+/**
+ * A real `mcpulse-devtools serve` for each spec file: the built CLI as a child process, on
+ * port 0, with a fresh SQLite file in a temp folder. Specs talk to it over real HTTP.
+ */
+import { test as base } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface DevtoolsServer {
+  url: string;
+  dbPath: string;
+  /** POSTs a body to /v1/ingest with a key; resolves to the response. */
+  ingest(body: unknown, key?: string): Promise<Response>;
+  /** POSTs one of fixtures/captures/*.json. */
+  ingestCapture(name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style', key?: string): Promise<Response>;
+}
+
+/** Starts the built CLI; resolves once it prints its URL. */
+export async function startDevtools(): Promise<{ server: DevtoolsServer; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpulse-e2e-'));
+  const dbPath = join(dir, 'devtools.db');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['dist/cli/main.js', 'serve', '--port', '0', '--db', dbPath, '--no-rate-limit'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /dashboard\s+(http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  const ingest = (body: unknown, key = 'mp_live_e2e'): Promise<Response> =>
+    fetch(`${url}/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const server: DevtoolsServer = {
+    url,
+    dbPath,
+    ingest,
+    ingestCapture: (name, key) => ingest(readFileSync(join('fixtures/captures', `${name}.json`), 'utf8'), key),
+  };
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { server, stop };
+}
+
+/** `test` with a `devtools` fixture: one real server per worker, fresh database per test file. */
+export const test = base.extend<{}, { devtools: DevtoolsServer }>({
+  devtools: [
+    async ({}, use) => {
+      const { server, stop } = await startDevtools();
+      await use(server);
+      await stop();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,2 @@
+// Placeholder: replaced by the Electron shell in this same session.
+export {};
