@@ -15,6 +15,12 @@ export const COMMANDS: Record<string, Loader> = {
   start: () => import('./commands/start.js'),
   hash: () => import('./commands/hash.js'),
   conformance: () => import('./commands/conformance.js'),
+  demo: () => import('./commands/demo.js'),
+  tail: () => import('./commands/tail.js'),
+  import: () => import('./commands/import.js'),
+  export: () => import('./commands/export.js'),
+  report: () => import('./commands/report.js'),
+  mcp: () => import('./commands/mcp.js'),
 };
 
 async function help(io: CliIO): Promise<void> {

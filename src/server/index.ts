@@ -6,7 +6,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createIngest, LiveBus, MAX_BODY_BYTES, RateLimiter, type IngestHandler } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
+import { adminRoutes } from './api/admin-routes.js';
 import { coreRoutes } from './api/core-routes.js';
+import { exportRoutes } from './api/export-routes.js';
 import { metricsRoutes } from './api/metrics-routes.js';
 import { compileRoutes, matchRoute, parseFilter } from './api/router.js';
 import { ApiError, type RouteMap, type ServerInfo } from './api/types.js';
@@ -77,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bus,
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
   });
-  const routes = compileRoutes(coreRoutes, metricsRoutes, options.routes ?? {});
+  const routes = compileRoutes(coreRoutes, metricsRoutes, adminRoutes, exportRoutes, options.routes ?? {});
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const info: ServerInfo = {
     endpoint: '',
