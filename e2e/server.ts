@@ -14,11 +14,17 @@ export interface DevtoolsServer {
   /** POSTs a body to /v1/ingest with a key; resolves to the response. */
   ingest(body: unknown, key?: string): Promise<Response>;
   /** POSTs one of fixtures/captures/*.json. */
-  ingestCapture(name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style', key?: string): Promise<Response>;
+  ingestCapture(
+    name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style',
+    key?: string,
+  ): Promise<Response>;
 }
 
 /** Starts the built CLI; resolves once it prints its URL. */
-export async function startDevtools(): Promise<{ server: DevtoolsServer; stop: () => Promise<void> }> {
+export async function startDevtools(): Promise<{
+  server: DevtoolsServer;
+  stop: () => Promise<void>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpulse-e2e-'));
   const dbPath = join(dir, 'devtools.db');
   const child: ChildProcess = spawn(
@@ -50,7 +56,8 @@ export async function startDevtools(): Promise<{ server: DevtoolsServer; stop: (
     url,
     dbPath,
     ingest,
-    ingestCapture: (name, key) => ingest(readFileSync(join('fixtures/captures', `${name}.json`), 'utf8'), key),
+    ingestCapture: (name, key) =>
+      ingest(readFileSync(join('fixtures/captures', `${name}.json`), 'utf8'), key),
   };
   const stop = async (): Promise<void> => {
     child.kill('SIGTERM');
@@ -60,9 +67,11 @@ export async function startDevtools(): Promise<{ server: DevtoolsServer; stop: (
   return { server, stop };
 }
 
-/** `test` with a `devtools` fixture: one real server per worker, fresh database per test file. */
-export const test = base.extend<{}, { devtools: DevtoolsServer }>({
+/** `test` with a `devtools` fixture: one real server (and fresh database) per worker. */
+export const test = base.extend<Record<never, never>, { devtools: DevtoolsServer }>({
   devtools: [
+    // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const { server, stop } = await startDevtools();
       await use(server);

@@ -18,6 +18,7 @@ export function parseFlags<T extends ParseArgsConfig['options']>(
 export function parsePort(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port: expected 0–65535, received '${value}'`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`--port: expected 0–65535, received '${value}'`);
   return n;
 }

@@ -72,7 +72,9 @@ if (isEntry()) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`mcpulse-devtools: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `mcpulse-devtools: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exitCode = 1;
     },
   );

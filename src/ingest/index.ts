@@ -4,7 +4,12 @@
  * would have dropped silently.
  */
 import type { Store } from '../store/index.js';
-import type { AcceptedCall, AcceptedStartup, BatchRecord, RejectedItem } from '../store/batch-record.js';
+import type {
+  AcceptedCall,
+  AcceptedStartup,
+  BatchRecord,
+  RejectedItem,
+} from '../store/batch-record.js';
 import type { LiveBus } from './bus.js';
 import { bearerKey, fingerprintKey } from './key.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -54,7 +59,10 @@ export function createIngest({ store, bus, rateLimiter }: IngestOptions) {
     error: string,
     key: { sha256: string; prefix: string } | null,
   ): IngestAnswer {
-    const sample = req.body === 'too-large' ? { item: '', truncated: true } : snapshotItem(req.body.toString('utf8'));
+    const sample =
+      req.body === 'too-large'
+        ? { item: '', truncated: true }
+        : snapshotItem(req.body.toString('utf8'));
     const rejection: RejectedItem = { index: null, reason: error, ...sample };
     persist(req, key, status, error, [], [], [rejection]);
     return { status, headers: {}, body: { error } };
@@ -85,7 +93,11 @@ export function createIngest({ store, bus, rateLimiter }: IngestOptions) {
     publish(written.batchId, record, written);
   }
 
-  function publish(batchId: number, record: BatchRecord, written: ReturnType<Store['writeBatch']>): void {
+  function publish(
+    batchId: number,
+    record: BatchRecord,
+    written: ReturnType<Store['writeBatch']>,
+  ): void {
     if (bus.size === 0) return;
     const projectId = written.projectId;
     bus.publish({
@@ -168,7 +180,12 @@ export function createIngest({ store, bus, rateLimiter }: IngestOptions) {
   function decide(req: IngestRequest): IngestAnswer {
     const rawKey = bearerKey(req.authorization);
     if (rawKey === null) {
-      return refuse(req, 401, 'missing or empty bearer key: send "Authorization: Bearer <key>" (any non-empty key works locally)', null);
+      return refuse(
+        req,
+        401,
+        'missing or empty bearer key: send "Authorization: Bearer <key>" (any non-empty key works locally)',
+        null,
+      );
     }
     const key = fingerprintKey(rawKey);
     if (req.body === 'too-large') {
@@ -187,17 +204,39 @@ export function createIngest({ store, bus, rateLimiter }: IngestOptions) {
       return refuse(req, 400, `body is not valid JSON: ${(error as Error).message}`, key);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return refuse(req, 400, `expected a JSON object {"batch":[…]}, received ${Array.isArray(parsed) ? 'array' : parsed === null ? 'null' : typeof parsed}`, key);
+      return refuse(
+        req,
+        400,
+        `expected a JSON object {"batch":[…]}, received ${Array.isArray(parsed) ? 'array' : parsed === null ? 'null' : typeof parsed}`,
+        key,
+      );
     }
     const batch = (parsed as { batch?: unknown }).batch;
     if (!Array.isArray(batch)) {
-      return refuse(req, 400, batch === undefined ? 'batch: Required' : `batch: Expected array, received ${batch === null ? 'null' : typeof batch}`, key);
+      return refuse(
+        req,
+        400,
+        batch === undefined
+          ? 'batch: Required'
+          : `batch: Expected array, received ${batch === null ? 'null' : typeof batch}`,
+        key,
+      );
     }
     if (batch.length > LIMITS.maxBatch) {
-      return refuse(req, 413, `batch: at most ${LIMITS.maxBatch} payloads per request, received ${batch.length}`, key);
+      return refuse(
+        req,
+        413,
+        `batch: at most ${LIMITS.maxBatch} payloads per request, received ${batch.length}`,
+        key,
+      );
     }
     if (rateLimiter && !rateLimiter.tryTake(key.sha256, batch.length)) {
-      return refuse(req, 429, `over ${rateLimiter.perMinute.toLocaleString('en-US')} payloads per minute for this key: production refuses the whole batch`, key);
+      return refuse(
+        req,
+        429,
+        `over ${rateLimiter.perMinute.toLocaleString('en-US')} payloads per minute for this key: production refuses the whole batch`,
+        key,
+      );
     }
     const calls: AcceptedCall[] = [];
     const startups: AcceptedStartup[] = [];

@@ -8,7 +8,10 @@ export interface KeyFingerprint {
 
 /** SHA-256 (hex) and first 12 characters of an ingest key. */
 export function fingerprintKey(key: string): KeyFingerprint {
-  return { sha256: createHash('sha256').update(key, 'utf8').digest('hex'), prefix: key.slice(0, 12) };
+  return {
+    sha256: createHash('sha256').update(key, 'utf8').digest('hex'),
+    prefix: key.slice(0, 12),
+  };
 }
 
 /**

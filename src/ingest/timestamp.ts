@@ -5,7 +5,8 @@
  * is implementation-defined past 3 fraction digits. Sub-millisecond digits are truncated, so
  * `…43.5449Z` and `…43.544Z` land on the same millisecond and arrival order breaks the tie.
  */
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 /** Returns epoch milliseconds, or `null` when the text is not an ISO 8601 instant with offset. */
 export function parseTimestamp(text: string): number | null {

@@ -1,6 +1,11 @@
 import type { AcceptedCall, AcceptedStartup, RejectedItem } from '../store/batch-record.js';
 import { parseTimestamp } from './timestamp.js';
-import { describeZodError, KNOWN_CALL_FIELDS, KNOWN_STARTUP_FIELDS, payloadSchema } from './wire.js';
+import {
+  describeZodError,
+  KNOWN_CALL_FIELDS,
+  KNOWN_STARTUP_FIELDS,
+  payloadSchema,
+} from './wire.js';
 
 /** How much of a rejected item is kept for the ingest log. */
 export const REJECTED_ITEM_MAX_CHARS = 4096;
@@ -10,7 +15,10 @@ export type ItemVerdict =
   | { kind: 'startup'; startup: AcceptedStartup }
   | { kind: 'rejected'; rejection: RejectedItem };
 
-function extraFields(item: Record<string, unknown>, known: Set<string>): Record<string, unknown> | null {
+function extraFields(
+  item: Record<string, unknown>,
+  known: Set<string>,
+): Record<string, unknown> | null {
   let extra: Record<string, unknown> | null = null;
   for (const [k, v] of Object.entries(item)) {
     if (known.has(k)) continue;
@@ -53,15 +61,24 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
         startup: {
           payload,
           extra: extraFields(raw, KNOWN_STARTUP_FIELDS),
-          toolExtras: payload.tools.map((_, i) => extraFields(rawTools[i] ?? {}, new Set(['name', 'schema_bytes']))),
+          toolExtras: payload.tools.map((_, i) =>
+            extraFields(rawTools[i] ?? {}, new Set(['name', 'schema_bytes'])),
+          ),
         },
       };
     }
     const startedMs = parseTimestamp(payload.started_at);
     if (startedMs === null) return reject(index, item, 'started_at: Invalid datetime');
-    return { kind: 'call', call: { payload, startedMs, extra: extraFields(raw, KNOWN_CALL_FIELDS) } };
+    return {
+      kind: 'call',
+      call: { payload, startedMs, extra: extraFields(raw, KNOWN_CALL_FIELDS) },
+    };
   } catch (error) {
     // Pathological items (say, nesting too deep to walk) are rejected, not fatal.
-    return reject(index, item, `item could not be validated: ${error instanceof Error ? error.message : 'unknown error'}`);
+    return reject(
+      index,
+      item,
+      `item could not be validated: ${error instanceof Error ? error.message : 'unknown error'}`,
+    );
   }
 }

@@ -32,7 +32,11 @@ export interface HostPolicy {
 }
 
 /** Is a request with this `Host` header allowed to reach `path`? */
-export function hostAllowed(hostHeader: string | undefined, path: string, policy: HostPolicy): boolean {
+export function hostAllowed(
+  hostHeader: string | undefined,
+  path: string,
+  policy: HostPolicy,
+): boolean {
   if (!hostHeader) return false;
   const name = hostName(hostHeader);
   if (isLoopbackName(name) || policy.allowedHosts.includes(name)) return true;
@@ -49,7 +53,9 @@ export function originAllowed(origin: string | undefined, policy: HostPolicy): b
     const url = new URL(origin);
     if (url.protocol !== 'http:') return false;
     const name = url.hostname.toLowerCase();
-    return isLoopbackName(name) || isLoopbackName(`[${name}]`) || policy.allowedHosts.includes(name);
+    return (
+      isLoopbackName(name) || isLoopbackName(`[${name}]`) || policy.allowedHosts.includes(name)
+    );
   } catch {
     return false;
   }

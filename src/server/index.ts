@@ -4,7 +4,13 @@
  * this, so the dashboard is identical in a browser tab and in the app window.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createIngest, LiveBus, MAX_BODY_BYTES, RateLimiter, type IngestHandler } from '../ingest/index.js';
+import {
+  createIngest,
+  LiveBus,
+  MAX_BODY_BYTES,
+  RateLimiter,
+  type IngestHandler,
+} from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { coreRoutes } from './api/core-routes.js';
@@ -54,7 +60,12 @@ export interface RunningServer {
 
 const LOOPBACKS = ['127.0.0.1', '::1'];
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -70,7 +81,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { store } = options;
   const hosts = options.hosts?.length ? options.hosts : LOOPBACKS;
   const policy: HostPolicy = {
-    allowedHosts: [...(options.allowedHosts ?? []), ...hosts.filter((h) => !isLoopbackName(h) && h !== '0.0.0.0' && h !== '::')].map((h) => h.toLowerCase()),
+    allowedHosts: [
+      ...(options.allowedHosts ?? []),
+      ...hosts.filter((h) => !isLoopbackName(h) && h !== '0.0.0.0' && h !== '::'),
+    ].map((h) => h.toLowerCase()),
     wildcard: hosts.some((h) => h === '0.0.0.0' || h === '::'),
   };
   const bus = new LiveBus();
@@ -79,7 +93,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bus,
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
   });
-  const routes = compileRoutes(coreRoutes, metricsRoutes, adminRoutes, exportRoutes, options.routes ?? {});
+  const routes = compileRoutes(
+    coreRoutes,
+    metricsRoutes,
+    adminRoutes,
+    exportRoutes,
+    options.routes ?? {},
+  );
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const info: ServerInfo = {
     endpoint: '',
@@ -95,13 +115,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (!hostAllowed(req.headers.host, path, policy)) {
-      return sendJson(res, 403, { error: `Host '${req.headers.host ?? ''}' is not allowed: use http://localhost:${info.port}` });
+      return sendJson(res, 403, {
+        error: `Host '${req.headers.host ?? ''}' is not allowed: use http://localhost:${info.port}`,
+      });
     }
-    if (!originAllowed(req.headers.origin, policy) || req.headers['sec-fetch-site'] === 'cross-site') {
+    if (
+      !originAllowed(req.headers.origin, policy) ||
+      req.headers['sec-fetch-site'] === 'cross-site'
+    ) {
       return sendJson(res, 403, { error: 'cross-origin requests are not allowed' });
     }
     if (path === '/v1/ingest') {
-      if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST /v1/ingest' }, { allow: 'POST' });
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { error: 'use POST /v1/ingest' }, { allow: 'POST' });
       const body = await readBody(req, MAX_BODY_BYTES);
       const answer = ingest({
         authorization: req.headers.authorization,
@@ -117,10 +143,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     if (path === '/api/stream') {
       const project = url.searchParams.get('project');
-      return openEventStream(req, res, bus, project ? (store.read.resolveProject(project) ?? -1) : undefined);
+      return openEventStream(
+        req,
+        res,
+        bus,
+        project ? (store.read.resolveProject(project) ?? -1) : undefined,
+      );
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: `${req.method} is not supported here` });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendJson(res, 405, { error: `${req.method} is not supported here` });
     serveStatic(rendererDir, path, res);
   }
 
@@ -132,7 +164,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const raw = await readBody(req, 1024 * 1024);
         if (raw === 'too-large') throw new ApiError(413, 'request body over 1 MiB');
         if (raw.length > 0) {
-          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new ApiError(415, 'send application/json');
+          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+            throw new ApiError(415, 'send application/json');
           try {
             body = JSON.parse(raw.toString('utf8'));
           } catch {
@@ -141,7 +174,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }
       }
       const filter = parseFilter(url.searchParams, store);
-      const result = await handler({ store, query: url.searchParams, params, body, filter, server: info });
+      const result = await handler({
+        store,
+        query: url.searchParams,
+        params,
+        body,
+        filter,
+        server: info,
+      });
       sendJson(res, 200, result);
     } catch (error) {
       if (error instanceof ApiError) return sendJson(res, error.status, { error: error.message });
@@ -153,7 +193,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const makeServer = (): Server => {
     const server = createServer((req, res) => {
       handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { error: `internal error: ${(error as Error).message}` });
+        if (!res.headersSent)
+          sendJson(res, 500, { error: `internal error: ${(error as Error).message}` });
         else res.destroy();
       });
     });
@@ -173,7 +214,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (!(error instanceof PortInUseError) || options.port !== 0 || attempt >= 5) throw error;
     }
   }
-  const displayHost = policy.wildcard || hosts.some((h) => isLoopbackName(h)) ? 'localhost' : hosts[0]!;
+  const displayHost =
+    policy.wildcard || hosts.some((h) => isLoopbackName(h)) ? 'localhost' : hosts[0]!;
   info.port = bound.port;
   info.addresses = bound.addresses;
   info.endpoint = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${bound.port}`;

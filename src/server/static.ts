@@ -42,13 +42,19 @@ export function serveStatic(root: string, pathname: string, res: ServerResponse)
   if (!existsSync(file) || !statSync(file).isFile()) file = join(root, 'index.html');
   const isHtml = file.endsWith('.html');
   if (!existsSync(file)) {
-    res.writeHead(200, { 'content-type': TYPES['.html']!, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+    res.writeHead(200, {
+      'content-type': TYPES['.html']!,
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    });
     res.end(FALLBACK_PAGE);
     return;
   }
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'cache-control': isHtml || !file.includes(`${sep}assets${sep}`) ? 'no-cache' : 'public, max-age=31536000, immutable',
+    'cache-control':
+      isHtml || !file.includes(`${sep}assets${sep}`)
+        ? 'no-cache'
+        : 'public, max-age=31536000, immutable',
     ...(isHtml ? { 'content-security-policy': CONTENT_SECURITY_POLICY } : {}),
   });
   createReadStream(file).pipe(res);

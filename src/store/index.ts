@@ -37,7 +37,10 @@ export interface OpenStoreOptions {
  */
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  const db = new Database(path, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+  });
   db.pragma('busy_timeout = 5000');
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');

@@ -15,7 +15,10 @@ export class DatabaseTooNewError extends Error {
  * Runs every migration past the file's `user_version`, each in its own transaction, so a
  * crash mid-way leaves the file at the last complete version.
  */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) throw new DatabaseTooNewError(current, latest);

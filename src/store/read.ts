@@ -44,7 +44,9 @@ export function createReader(db: Database.Database) {
             (SELECT count(*) FROM rejections) AS rejections`,
   );
 
-  const withTools = (s: Omit<StartupRow, 'tools' | 'extra'> & { extra: string | null }): StartupRow => ({
+  const withTools = (
+    s: Omit<StartupRow, 'tools' | 'extra'> & { extra: string | null },
+  ): StartupRow => ({
     ...s,
     extra: parseExtra(s.extra),
     tools: toolsOf.all(s.id),
@@ -71,7 +73,11 @@ export function createReader(db: Database.Database) {
                   duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra
            FROM calls ${where} ${before} ORDER BY started_ms ${dir}, id ${dir} LIMIT @limit`,
         )
-        .all({ ...params, before: page.before, limit: clampLimit(page.limit, 10_000) }) as RawCall[];
+        .all({
+          ...params,
+          before: page.before,
+          limit: clampLimit(page.limit, 10_000),
+        }) as RawCall[];
       return rows.map(toCallRow);
     },
 

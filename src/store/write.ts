@@ -78,23 +78,44 @@ export function createBatchWriter(
             json(c.extra),
           ).lastInsertRowid,
         );
-        inserted.push({ id, projectId, sessionId: p.session_id, toolName: p.tool_name, startedMs: c.startedMs });
+        inserted.push({
+          id,
+          projectId,
+          sessionId: p.session_id,
+          toolName: p.tool_name,
+          startedMs: c.startedMs,
+        });
       }
       for (const s of r.startups) {
         const p = s.payload;
         const id = Number(
-          insertStartup.run(projectId, batchId, p.session_id, p.client_name, r.receivedMs, json(s.extra))
-            .lastInsertRowid,
+          insertStartup.run(
+            projectId,
+            batchId,
+            p.session_id,
+            p.client_name,
+            r.receivedMs,
+            json(s.extra),
+          ).lastInsertRowid,
         );
-        p.tools.forEach((t, i) => insertTool.run(id, i, t.name, t.schema_bytes, json(s.toolExtras[i] ?? null)));
+        p.tools.forEach((t, i) =>
+          insertTool.run(id, i, t.name, t.schema_bytes, json(s.toolExtras[i] ?? null)),
+        );
         startupIds.push(id);
       }
       if (inserted.length > 0) derived.onCallsInserted(inserted);
     }
     const rejectionIds = r.rejections.map((x) =>
       Number(
-        insertRejection.run(batchId, projectId, r.receivedMs, x.index, x.reason, x.item, x.truncated ? 1 : 0)
-          .lastInsertRowid,
+        insertRejection.run(
+          batchId,
+          projectId,
+          r.receivedMs,
+          x.index,
+          x.reason,
+          x.item,
+          x.truncated ? 1 : 0,
+        ).lastInsertRowid,
       ),
     );
     return { batchId, projectId, callIds: inserted.map((c) => c.id), startupIds, rejectionIds };

@@ -21,7 +21,8 @@ export const coreRoutes: RouteMap = {
 
   'GET /api/calls': ({ store, filter, query }) => {
     const order = query.get('order') ?? 'asc';
-    if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `order: expected asc or desc, received '${order}'`);
+    if (order !== 'asc' && order !== 'desc')
+      throw new ApiError(400, `order: expected asc or desc, received '${order}'`);
     return { calls: store.read.calls(filter, { limit: intParam(query, 'limit') ?? 1000, order }) };
   },
 

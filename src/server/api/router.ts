@@ -52,9 +52,14 @@ export function matchRoute(
 
 /** Parses an ISO 8601 query value (with offset, or a plain date meaning UTC midnight). */
 export function parseInstant(name: string, value: string): number {
-  const ms = parseTimestamp(value) ?? (/^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : null);
+  const ms =
+    parseTimestamp(value) ??
+    (/^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : null);
   if (ms === null || Number.isNaN(ms)) {
-    throw new ApiError(400, `${name}: expected an ISO 8601 time such as 2026-12-02T10:00:00Z, received '${value}'`);
+    throw new ApiError(
+      400,
+      `${name}: expected an ISO 8601 time such as 2026-12-02T10:00:00Z, received '${value}'`,
+    );
   }
   return ms;
 }
@@ -85,6 +90,7 @@ export function intParam(query: URLSearchParams, name: string): number | undefin
   const v = query.get(name);
   if (v === null || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new ApiError(400, `${name}: expected a non-negative integer, received '${v}'`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ApiError(400, `${name}: expected a non-negative integer, received '${v}'`);
   return n;
 }

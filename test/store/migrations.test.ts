@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseTooNewError, migrate } from '../../src/store/migrate.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { openStore } from '../../src/store/index.js';
+
+const dirs: string[] = [];
+const tempDb = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpulse-mig-'));
+  dirs.push(dir);
+  return join(dir, 'devtools.db');
+};
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('migrations', () => {
+  it('are numbered 1, 2, 3… with no gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('001 creates STRICT tables and records user_version', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 1));
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as {
+      name: string;
+      sql: string;
+    }[];
+    expect(tables.map((t) => t.name).sort()).toEqual([
+      'batches',
+      'calls',
+      'projects',
+      'rejections',
+      'settings',
+      'startup_tools',
+      'startups',
+    ]);
+    for (const t of tables) expect(t.sql, t.name).toMatch(/\)\s*STRICT$/);
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO projects (key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES ('a', 'b', 'soon', 1)",
+        )
+        .run(),
+    ).toThrow(/cannot store TEXT value in INTEGER column/);
+  });
+
+  it('moves an older database forward and keeps its rows; never re-runs a migration', () => {
+    const path = tempDb();
+    const old = new Database(path);
+    migrate(old, MIGRATIONS.slice(0, 1));
+    old
+      .prepare(
+        "INSERT INTO projects (key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES ('h', 'mp_live_old', 1, 2)",
+      )
+      .run();
+    old.close();
+    const store = openStore(path);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
+    expect(store.read.projects().map((p) => p.key_prefix)).toEqual(['mp_live_old']);
+    store.close();
+    const again = openStore(path); // a second open is a no-op, not an error
+    expect(again.read.projects()).toHaveLength(1);
+    again.close();
+  });
+
+  it('refuses a database from a newer version instead of touching it', () => {
+    const db = new Database(':memory:');
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    expect(() => migrate(db)).toThrow(DatabaseTooNewError);
+  });
+
+  it('opens in WAL mode with foreign keys on', () => {
+    const store = openStore(tempDb());
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    store.close();
+  });
+});
