@@ -1,3 +1,11 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import './styles/theme.css';
+import './styles/base.css';
 
-createRoot(document.getElementById('root')!).render(<h1>MCPulse Devtools</h1>);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
