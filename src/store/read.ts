@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { callFilterSql } from './filter-sql.js';
+import { statementCache } from './statement-cache.js';
 import type {
   BatchRow,
   CallFilter,
@@ -25,6 +26,7 @@ export function toCallRow(r: RawCall): CallRow {
 
 /** Core reads: what was stored, exactly as it was sent. Metrics live in their own modules. */
 export function createReader(db: Database.Database) {
+  const prepare = statementCache(db);
   const projects = db.prepare<[], ProjectRow>(
     `SELECT p.id, p.key_prefix, p.key_sha256, p.first_seen_ms, p.last_seen_ms,
             (SELECT count(*) FROM calls c WHERE c.project_id = p.id) AS calls,
@@ -67,17 +69,15 @@ export function createReader(db: Database.Database) {
       const { where, params } = callFilterSql(filter);
       const dir = page.order === 'desc' ? 'DESC' : 'ASC';
       const before = page.before !== undefined ? `${where ? 'AND' : 'WHERE'} id < @before` : '';
-      const rows = db
-        .prepare(
-          `SELECT id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
+      const rows = prepare(
+        `SELECT id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
                   duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra
            FROM calls ${where} ${before} ORDER BY started_ms ${dir}, id ${dir} LIMIT @limit`,
-        )
-        .all({
-          ...params,
-          before: page.before,
-          limit: clampLimit(page.limit, 10_000),
-        }) as RawCall[];
+      ).all({
+        ...params,
+        before: page.before,
+        limit: clampLimit(page.limit, 10_000),
+      }) as RawCall[];
       return rows.map(toCallRow);
     },
 
@@ -87,12 +87,10 @@ export function createReader(db: Database.Database) {
       if (filter.projectId !== undefined) parts.push('project_id = @projectId');
       if (filter.session !== undefined) parts.push('session_id = @session');
       if (page.before !== undefined) parts.push('id < @before');
-      const rows = db
-        .prepare(
-          `SELECT id, project_id, batch_id, session_id, client_name, received_ms, extra FROM startups
+      const rows = prepare(
+        `SELECT id, project_id, batch_id, session_id, client_name, received_ms, extra FROM startups
            ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`,
-        )
-        .all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as (Omit<
+      ).all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as (Omit<
         StartupRow,
         'tools' | 'extra'
       > & { extra: string | null })[];
@@ -104,14 +102,12 @@ export function createReader(db: Database.Database) {
       const parts: string[] = [];
       if (filter.projectId !== undefined) parts.push('b.project_id = @projectId');
       if (page.before !== undefined) parts.push('b.id < @before');
-      return db
-        .prepare(
-          `SELECT b.id, b.project_id, p.key_prefix, b.received_ms, b.status, b.accepted, b.rejected,
+      return prepare(
+        `SELECT b.id, b.project_id, p.key_prefix, b.received_ms, b.status, b.accepted, b.rejected,
                   b.body_bytes, b.error, b.user_agent
            FROM batches b LEFT JOIN projects p ON p.id = b.project_id
            ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY b.id DESC LIMIT @limit`,
-        )
-        .all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as BatchRow[];
+      ).all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as BatchRow[];
     },
 
     /** Every dropped item with production's reason, newest first. */
@@ -120,14 +116,12 @@ export function createReader(db: Database.Database) {
       if (filter.projectId !== undefined) parts.push('r.project_id = @projectId');
       if (filter.batchId !== undefined) parts.push('r.batch_id = @batchId');
       if (page.before !== undefined) parts.push('r.id < @before');
-      const rows = db
-        .prepare(
-          `SELECT r.id, r.batch_id, r.project_id, p.key_prefix, r.received_ms, r.item_index, r.reason,
+      const rows = prepare(
+        `SELECT r.id, r.batch_id, r.project_id, p.key_prefix, r.received_ms, r.item_index, r.reason,
                   r.item, r.truncated
            FROM rejections r LEFT JOIN projects p ON p.id = r.project_id
            ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY r.id DESC LIMIT @limit`,
-        )
-        .all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as (Omit<
+      ).all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as (Omit<
         RejectionRow,
         'truncated'
       > & { truncated: number })[];
