@@ -3,21 +3,16 @@ import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
 
 /**
- * One build for the three parts of the app: the Electron main process (which embeds the same
- * server the CLI runs), its preload, and the React renderer that the server serves as static
- * files — to the Electron window and to any browser tab alike.
+ * One build for both parts of the app: the Electron main process (which embeds the same server
+ * the CLI runs) and the React renderer that the server serves as static files — to the Electron
+ * window and to any browser tab alike. There is deliberately no preload: the page needs no
+ * bridge to Node, so it gets none.
  */
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
       rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/electron/main.ts') } },
-    },
-  },
-  preload: {
-    build: {
-      outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/electron/preload.ts') } },
     },
   },
   renderer: {
