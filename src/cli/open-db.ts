@@ -1,23 +1,81 @@
+import {
+  InstanceLockedError,
+  acquireInstanceLock,
+  type InstanceLock,
+} from '../store/instance-lock.js';
 import { openStore, type OpenStoreOptions, type Store } from '../store/index.js';
+
+/** Options for {@link openDbForCli}. */
+export interface OpenDbOptions extends OpenStoreOptions {
+  /**
+   * Refuse to open a database another mcpulse-devtools is serving from (serve, start, demo).
+   * The lock is released by `store.close()`, or by the OS when the process dies.
+   */
+  instanceLock?: boolean;
+}
+
+/** Words a SQLite/fs failure for `path` as the rest of one line. */
+function explain(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  switch (e.code) {
+    case 'SQLITE_NOTADB':
+    case 'SQLITE_CORRUPT':
+      return 'is not a readable SQLite database (corrupted?) — move it aside or pass --db with another path';
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return 'is locked by another process — close it, or pass --db with another path';
+    case 'SQLITE_READONLY':
+    case 'SQLITE_CANTOPEN':
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `cannot be opened for writing (${e.message}) — check its permissions and its folder's, or pass --db with another path`;
+    case 'SQLITE_FULL':
+    case 'ENOSPC':
+      return 'cannot be written: the disk is full — free some space, or pass --db with another path';
+    default:
+      return `could not be opened: ${e.message ?? String(error)}`;
+  }
+}
+
+/**
+ * SQLite quietly opens a write-protected file read-only and only fails at the first write —
+ * for serve that would be the first ingest. A write that changes nothing finds out now.
+ */
+function assertWritable(store: Store): void {
+  store.db.exec('SAVEPOINT mcpulse_probe; DELETE FROM settings WHERE 0; RELEASE mcpulse_probe');
+}
 
 /**
  * Opens the database for a command, turning SQLite's failures into one line that says what
  * is wrong with which file and what to do — never a stack trace.
  */
-export function openDbForCli(path: string, options: OpenStoreOptions = {}): Store {
+export function openDbForCli(path: string, options: OpenDbOptions = {}): Store {
+  const { instanceLock, ...storeOptions } = options;
+  let lock: InstanceLock | undefined;
   try {
-    return openStore(path, options);
+    if (instanceLock && !storeOptions.readonly && path !== ':memory:')
+      lock = acquireInstanceLock(path);
+    const store = openStore(path, storeOptions);
+    try {
+      if (!storeOptions.readonly) assertWritable(store);
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    if (!lock) return store;
+    const held = lock;
+    return {
+      ...store,
+      close: () => {
+        store.close();
+        held.release();
+      },
+    };
   } catch (error) {
-    const e = error as { code?: string; message?: string };
-    const why =
-      e.code === 'SQLITE_NOTADB' || e.code === 'SQLITE_CORRUPT'
-        ? 'is not a readable SQLite database (corrupted?) — move it aside or pass --db with another path'
-        : e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED'
-          ? 'is locked by another process — close it, or pass --db with another path'
-          : e.code === 'SQLITE_READONLY' || e.code === 'SQLITE_CANTOPEN' || e.code === 'EACCES'
-            ? `cannot be opened for writing (${e.message}) — check its permissions, or pass --db with another path`
-            : `could not be opened: ${e.message ?? String(error)}`;
-    throw new DatabaseOpenError(`database ${path} ${why}`);
+    lock?.release();
+    if (error instanceof InstanceLockedError) throw new DatabaseOpenError(error.message);
+    throw new DatabaseOpenError(`database ${path} ${explain(error)}`);
   }
 }
 
