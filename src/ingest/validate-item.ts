@@ -15,6 +15,9 @@ export type ItemVerdict =
   | { kind: 'startup'; startup: AcceptedStartup }
   | { kind: 'rejected'; rejection: RejectedItem };
 
+/** Stands in for an unknown field too deep to serialise, so the payload itself is still kept. */
+export const UNSERIALISABLE_FIELD = '[dropped: nested too deeply to store]';
+
 function extraFields(
   item: Record<string, unknown>,
   known: Set<string>,
@@ -22,7 +25,24 @@ function extraFields(
   let extra: Record<string, unknown> | null = null;
   for (const [k, v] of Object.entries(item)) {
     if (known.has(k)) continue;
-    (extra ??= {})[k] = v;
+    // The store writes extras as JSON; a field nested ~10,000 deep overflows JSON.stringify's
+    // stack and would fail the whole batch's transaction. Production strips unknown fields and
+    // keeps the payload, so keep the payload and say what became of the field.
+    let value = v;
+    if (v !== null && typeof v === 'object') {
+      try {
+        JSON.stringify(v);
+      } catch {
+        value = UNSERIALISABLE_FIELD;
+      }
+    }
+    // defineProperty, so a field named __proto__ is kept as data instead of setting a prototype.
+    Object.defineProperty((extra ??= {}), k, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return extra;
 }
