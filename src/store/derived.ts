@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { createMetricsMaintainer } from './metrics/maintain.js';
 
 /** A call just inserted, as the derived-flag maintainer sees it. */
 export interface InsertedCall {
@@ -10,14 +11,15 @@ export interface InsertedCall {
 }
 
 /**
- * Keeps per-call derived facts (retry links, first-call success, chains) exact as rows arrive,
- * inside the ingest transaction. Owned by the metrics work; see src/metrics.
+ * Keeps per-call derived facts (retry links, first-call success, chains, tool pairs) and the
+ * metrics rollups exact as rows arrive, inside the ingest transaction. See
+ * src/store/metrics/maintain.ts and docs/metrics.md.
  */
 export interface DerivedMaintainer {
   onCallsInserted(calls: readonly InsertedCall[]): void;
 }
 
 /** Builds the maintainer for an open database (statements prepared once). */
-export function createDerivedMaintainer(_db: Database.Database): DerivedMaintainer {
-  return { onCallsInserted: () => {} };
+export function createDerivedMaintainer(db: Database.Database): DerivedMaintainer {
+  return createMetricsMaintainer(db);
 }

@@ -4,6 +4,7 @@
  * migration that has shipped — add the next number instead (each has its own test).
  */
 import * as m001 from './001-initial.js';
+import * as m002 from './002-metrics.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: m001.sql }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: m001.sql },
+  { version: 2, name: 'metrics', sql: m002.sql },
+];

@@ -1,0 +1,53 @@
+/** Time bucketing, gap-filling and the rollup/raw split of a range. */
+import { DAY_MS, HOUR_MS } from './constants.js';
+
+export type Granularity = 'hour' | 'day';
+export const GRANULARITY_MS: Record<Granularity, number> = { hour: HOUR_MS, day: DAY_MS };
+
+/** Start of the bucket holding `ms`, for buckets aligned to local time at `offsetMs` east of UTC. */
+export function bucketStart(ms: number, widthMs: number, offsetMs = 0): number {
+  return Math.floor((ms + offsetMs) / widthMs) * widthMs - offsetMs;
+}
+
+/** Start of the UTC day holding `ms`. */
+export const utcDay = (ms: number): number => bucketStart(ms, DAY_MS);
+
+/** Every bucket start from the one holding `from` to the one holding `to - 1`. */
+export function bucketStarts(from: number, to: number, widthMs: number, offsetMs = 0): number[] {
+  const out: number[] = [];
+  if (to <= from) return out;
+  for (let t = bucketStart(from, widthMs, offsetMs); t < to; t += widthMs) out.push(t);
+  return out;
+}
+
+/** A half-open interval `[from, to)`; missing ends are unbounded. */
+export interface Span {
+  from?: number;
+  to?: number;
+}
+
+/**
+ * Splits a range into the whole UTC days the daily rollup answers and up to two partial-day
+ * edges that must be read from raw calls. `days` is null when no whole day fits.
+ */
+export function splitByDay(range: Span): { days: Span | null; edges: Span[] } {
+  const { from, to } = range;
+  const firstDay = from === undefined ? undefined : bucketStart(from + DAY_MS - 1, DAY_MS);
+  const lastDay = to === undefined ? undefined : bucketStart(to, DAY_MS);
+  if (firstDay !== undefined && lastDay !== undefined && firstDay >= lastDay) {
+    return { days: null, edges: from! < to! ? [{ from, to }] : [] };
+  }
+  const edges: Span[] = [];
+  if (from !== undefined && firstDay! > from) edges.push({ from, to: firstDay });
+  if (to !== undefined && lastDay! < to) edges.push({ from: lastDay, to });
+  return { days: { from: firstDay, to: lastDay }, edges };
+}
+
+/** Fills every bucket between `from` and `to` with `make(start)` where no value exists. */
+export function gapFill<T>(
+  starts: readonly number[],
+  values: ReadonlyMap<number, T>,
+  make: (start: number) => T,
+): T[] {
+  return starts.map((s) => values.get(s) ?? make(s));
+}

@@ -1,0 +1,100 @@
+/**
+ * SQL fragments shared by migration 002, the full rebuild and the queries, so the stored facts,
+ * the rollups and the raw reads all use one definition (mirroring src/metrics).
+ */
+import { DAY_MS, RETRY_WINDOW_MS, SLOW_CALL_MS, UNKNOWN_HASH } from '../../metrics/constants.js';
+import { SIZE_EDGES } from '../../metrics/sizes.js';
+
+/** Outcome class 0–4 (ok, empty, bad_args, tool_error, crashed) of a `calls` row. */
+export const OC_SQL = (p = ''): string =>
+  `CASE ${p}outcome WHEN 'ok' THEN ${p}is_empty WHEN 'bad_args' THEN 2 WHEN 'tool_error' THEN 3 ELSE 4 END`;
+
+/** Start of the UTC day of a millisecond column (floor, also for times before 1970). */
+export const DAY_SQL = (col: string): string =>
+  `(${col} - (((${col} % ${DAY_MS}) + ${DAY_MS}) % ${DAY_MS}))`;
+
+/** 1 for the first call of a retry chain. */
+export const HEAD_SQL = (p = ''): string => `(${p}chain = 1 AND ${p}prev_link = 0)`;
+
+/** Latency bucket counts (<100, <500, <2000, ≥2000) as four sums. */
+export const LATENCY_SUMS_SQL = (p = ''): string =>
+  `sum(${p}duration_ms < 100) AS l0, sum(${p}duration_ms >= 100 AND ${p}duration_ms < 500) AS l1,
+   sum(${p}duration_ms >= 500 AND ${p}duration_ms < ${SLOW_CALL_MS}) AS l2, sum(${p}duration_ms >= ${SLOW_CALL_MS}) AS l3`;
+
+/** Size bucket of a units column, matching `sizeBucket()` in src/metrics/sizes.ts. */
+export const SIZE_BUCKET_SQL = (col: string): string =>
+  `CASE WHEN ${col} < 1 THEN 0 ${SIZE_EDGES.map((e, i) => `WHEN ${col} < ${e} THEN ${i}`).join(' ')} ELSE ${SIZE_EDGES.length} END`;
+
+/** Link code from the row's hash/time (`h`, `t`) to another's (`oh`, `ot`), `ot` after `t`. */
+const linkSql = (t: string, h: string, ot: string, oh: string): string =>
+  `CASE WHEN ${t} IS NULL OR ${ot} IS NULL OR ${ot} - ${t} > ${RETRY_WINDOW_MS} THEN 0
+        WHEN ${h} = '${UNKNOWN_HASH}' OR ${oh} = '${UNKNOWN_HASH}' THEN 3
+        WHEN ${h} = ${oh} THEN 2 ELSE 1 END`;
+
+/** The derived tables (all keyed by project, so a deleted project takes its rows along). */
+export const DERIVED_TABLES = ['metrics_daily', 'metrics_sessions', 'metrics_pairs', 'metrics_sizes'];
+
+/**
+ * Recomputes every derived column and rollup from the raw calls, for one project or all.
+ * Used by migration 002 (backfill), after deletions (`metrics_dirty`), and by the bench's bulk
+ * path. Window functions over the whole table: seconds for a million rows, so never per query.
+ */
+export function rebuildSql(projectId?: number): string {
+  if (projectId !== undefined && !Number.isSafeInteger(projectId)) throw new Error('bad project id');
+  const where = projectId === undefined ? '1' : `project_id = ${projectId}`;
+  return /* sql */ `
+${DERIVED_TABLES.map((t) => `DELETE FROM ${t} WHERE ${where};`).join('\n')}
+DROP TABLE IF EXISTS temp.metrics_rebuild;
+CREATE TEMP TABLE metrics_rebuild (
+  id INTEGER PRIMARY KEY, link INTEGER, prev_link INTEGER, fcs INTEGER, run_id INTEGER,
+  chain INTEGER, prev_tool TEXT, size_bucket INTEGER
+);
+INSERT INTO temp.metrics_rebuild
+WITH a AS (
+  SELECT id, project_id, session_id, tool_name, started_ms, args_hash, outcome, is_empty, response_bytes,
+         lead(started_ms) OVER g AS n_ms, lead(args_hash) OVER g AS n_hash,
+         lag(started_ms) OVER g AS p_ms, lag(args_hash) OVER g AS p_hash,
+         lag(tool_name) OVER s AS prev_tool
+  FROM main.calls WHERE ${where}
+  WINDOW g AS (PARTITION BY project_id, session_id, tool_name ORDER BY started_ms, id),
+         s AS (PARTITION BY project_id, session_id ORDER BY started_ms, id)
+), b AS (
+  SELECT *, ${linkSql('started_ms', 'args_hash', 'n_ms', 'n_hash')} AS link,
+            ${linkSql('p_ms', 'p_hash', 'started_ms', 'args_hash')} AS prev_link
+  FROM a
+), c AS (
+  SELECT *, sum(prev_link = 0) OVER (PARTITION BY project_id, session_id, tool_name
+                                     ORDER BY started_ms, id ROWS UNBOUNDED PRECEDING) AS run_no
+  FROM b
+)
+SELECT id, link, prev_link, (outcome = 'ok' AND is_empty = 0 AND link <> 1),
+       first_value(id) OVER r, max(link = 1) OVER r, prev_tool, ${SIZE_BUCKET_SQL('response_bytes')}
+FROM c
+WINDOW r AS (PARTITION BY project_id, session_id, tool_name, run_no ORDER BY started_ms, id
+             ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING);
+UPDATE main.calls SET link = r.link, prev_link = r.prev_link, fcs = r.fcs, run_id = r.run_id,
+       chain = r.chain, prev_tool = r.prev_tool, size_bucket = r.size_bucket
+FROM temp.metrics_rebuild r WHERE main.calls.id = r.id;
+DROP TABLE temp.metrics_rebuild;
+INSERT INTO metrics_daily (project_id, day_ms, tool_name, client_name, oc, link, head,
+                           calls, units, duration, l0, l1, l2, l3)
+SELECT project_id, ${DAY_SQL('started_ms')}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
+       count(*), sum(response_bytes), sum(duration_ms), ${LATENCY_SUMS_SQL()}
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7;
+INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
+                              ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links,
+                              chains, units, duration, slow)
+SELECT project_id, session_id, client_name, min(started_ms), max(started_ms), max(started_ms + duration_ms),
+       count(*), sum(${OC_SQL()} = 0), sum(${OC_SQL()} = 1), sum(${OC_SQL()} = 2), sum(${OC_SQL()} = 3),
+       sum(${OC_SQL()} = 4), sum(fcs), sum(link = 1), sum(link = 2), sum(link = 3), sum(${HEAD_SQL()}),
+       sum(response_bytes), sum(duration_ms), sum(duration_ms >= ${SLOW_CALL_MS})
+FROM main.calls WHERE ${where} GROUP BY project_id, session_id, client_name;
+INSERT INTO metrics_pairs (project_id, day_ms, client_name, from_tool, to_tool, n)
+SELECT project_id, ${DAY_SQL('started_ms')}, client_name, prev_tool, tool_name, count(*)
+FROM main.calls WHERE ${where} AND prev_tool IS NOT NULL AND prev_tool <> tool_name GROUP BY 1, 2, 3, 4, 5;
+INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units)
+SELECT project_id, ${DAY_SQL('started_ms')}, tool_name, client_name, size_bucket, count(*), sum(response_bytes)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5;
+DELETE FROM metrics_dirty WHERE ${where};
+`;
+}

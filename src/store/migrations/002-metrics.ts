@@ -1,0 +1,106 @@
+/**
+ * Migration 2: the metrics engine's derived per-call columns, rollups and indexes, then a
+ * backfill of everything already stored (docs/metrics.md).
+ *
+ * Per-call facts are kept exact at ingest (src/store/derived.ts) so no query recomputes retries
+ * with window functions: `link`/`prev_link` (0 none, 1 retry, 2 repeat, 3 unknown) to the
+ * next/from the previous same-tool call in the session, `fcs`, `run_id` (first call of the
+ * ≤ 30 s run), `chain` (the run holds a retry), `prev_tool` (for tool pairs), `size_bucket`.
+ */
+import { rebuildSql } from '../metrics/sql.js';
+
+export const sql = /* sql */ `
+ALTER TABLE calls ADD COLUMN link INTEGER NOT NULL DEFAULT 0 CHECK (link BETWEEN 0 AND 3);
+ALTER TABLE calls ADD COLUMN prev_link INTEGER NOT NULL DEFAULT 0 CHECK (prev_link BETWEEN 0 AND 3);
+ALTER TABLE calls ADD COLUMN fcs INTEGER NOT NULL DEFAULT 0 CHECK (fcs IN (0, 1));
+ALTER TABLE calls ADD COLUMN run_id INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE calls ADD COLUMN chain INTEGER NOT NULL DEFAULT 0 CHECK (chain IN (0, 1));
+ALTER TABLE calls ADD COLUMN prev_tool TEXT;
+ALTER TABLE calls ADD COLUMN size_bucket INTEGER NOT NULL DEFAULT 0;
+
+-- Same-tool neighbours in session order; also answers "distinct sessions" under any filter.
+CREATE INDEX calls_by_session_tool ON calls(project_id, session_id, tool_name, started_ms, id, client_name);
+-- Exact percentiles: count per distinct duration, per tool, without sorting rows.
+CREATE INDEX calls_by_tool_duration ON calls(project_id, tool_name, duration_ms, started_ms, client_name);
+-- The few calls that belong to retry chains, in time order.
+CREATE INDEX calls_in_chains ON calls(project_id, started_ms, id) WHERE chain = 1;
+CREATE INDEX startups_by_session ON startups(project_id, session_id, id);
+
+-- Daily rollup by tool, client, outcome class (0 ok, 1 empty, 2 bad_args, 3 tool_error,
+-- 4 crashed), link and chain head. Rows are adjusted when a late call changes a neighbour.
+CREATE TABLE metrics_daily (
+  project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  day_ms      INTEGER NOT NULL,
+  tool_name   TEXT    NOT NULL,
+  client_name TEXT    NOT NULL,
+  oc          INTEGER NOT NULL,
+  link        INTEGER NOT NULL,
+  head        INTEGER NOT NULL,
+  calls       INTEGER NOT NULL,
+  units       INTEGER NOT NULL,
+  duration    INTEGER NOT NULL,
+  l0          INTEGER NOT NULL,
+  l1          INTEGER NOT NULL,
+  l2          INTEGER NOT NULL,
+  l3          INTEGER NOT NULL,
+  PRIMARY KEY (project_id, day_ms, tool_name, client_name, oc, link, head)
+) STRICT, WITHOUT ROWID;
+
+-- One row per session and client: the sessions list without scanning calls.
+CREATE TABLE metrics_sessions (
+  project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  session_id    TEXT    NOT NULL,
+  client_name   TEXT    NOT NULL,
+  first_ms      INTEGER NOT NULL,
+  last_ms       INTEGER NOT NULL,
+  last_end_ms   INTEGER NOT NULL,
+  calls         INTEGER NOT NULL,
+  ok            INTEGER NOT NULL,
+  empty         INTEGER NOT NULL,
+  bad_args      INTEGER NOT NULL,
+  tool_error    INTEGER NOT NULL,
+  crashed       INTEGER NOT NULL,
+  fcs           INTEGER NOT NULL,
+  retries       INTEGER NOT NULL,
+  repeats       INTEGER NOT NULL,
+  unknown_links INTEGER NOT NULL,
+  chains        INTEGER NOT NULL,
+  units         INTEGER NOT NULL,
+  duration      INTEGER NOT NULL,
+  slow          INTEGER NOT NULL,
+  PRIMARY KEY (project_id, session_id, client_name)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX metrics_sessions_by_last ON metrics_sessions(project_id, last_ms);
+
+-- Consecutive calls A→B (A ≠ B) in a session, counted on B's day and client.
+CREATE TABLE metrics_pairs (
+  project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  day_ms      INTEGER NOT NULL,
+  client_name TEXT    NOT NULL,
+  from_tool   TEXT    NOT NULL,
+  to_tool     TEXT    NOT NULL,
+  n           INTEGER NOT NULL,
+  PRIMARY KEY (project_id, day_ms, client_name, from_tool, to_tool)
+) STRICT, WITHOUT ROWID;
+
+-- Response sizes by log bucket.
+CREATE TABLE metrics_sizes (
+  project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  day_ms      INTEGER NOT NULL,
+  tool_name   TEXT    NOT NULL,
+  client_name TEXT    NOT NULL,
+  bucket      INTEGER NOT NULL,
+  n           INTEGER NOT NULL,
+  units       INTEGER NOT NULL,
+  PRIMARY KEY (project_id, day_ms, tool_name, client_name, bucket)
+) STRICT, WITHOUT ROWID;
+
+-- Projects whose derived data must be rebuilt because calls were deleted (clear, retention):
+-- the next write or metrics read rebuilds them exactly.
+CREATE TABLE metrics_dirty (project_id INTEGER PRIMARY KEY) STRICT;
+CREATE TRIGGER metrics_calls_deleted AFTER DELETE ON calls BEGIN
+  INSERT OR IGNORE INTO metrics_dirty (project_id) VALUES (old.project_id);
+END;
+
+${rebuildSql()}
+`;
