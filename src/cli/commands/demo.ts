@@ -1,10 +1,134 @@
-import type { Command } from '../io.js';
+import { runDemo, DEMO_KEY, type DemoResult } from '../../demo/index.js';
+import { parseFlags } from '../flags.js';
+import { UsageError, type CliIO, type Command } from '../io.js';
+import { defaultDbPath } from '../paths.js';
+import { defaultUrl, isLoopbackUrl, normalizeUrl, probeDevtools } from './demo-probe.js';
+import {
+  describeServer,
+  reportStartupError,
+  serveFromArgs,
+  untilSignal,
+  type Served,
+} from './serve.js';
 
-/** Placeholder until the canonical work lands. */
+const USAGE = `usage: mcpulse-devtools demo [--url URL] [--db PATH] [--key KEY] [--once] [--fast]
+
+Runs a real MCP server (acme-tracker, built on @modelcontextprotocol/sdk) instrumented by an
+MCPulse producer, drives it with scripted MCP clients — reworded retries, paging, errors,
+crashes, several sessions and clients — and sends the telemetry through the ingest endpoint
+of the dashboard at --url. If no dashboard answers there, starts one and keeps it running.
+
+  --url URL   dashboard to send to (default http://localhost:7857, or $MCPULSE_DEVTOOLS_PORT)
+  --db PATH   database of the dashboard this command starts, if it starts one
+              (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
+  --key KEY   ingest key; one key is one project (default ${DEMO_KEY})
+  --once      send the demo and exit (stopping the dashboard if this command started it)
+  --fast      compress the slow tool and skip the pauses between steps (for tests)
+`;
+
+/** Finds the dashboard at `url`, or starts one there. */
+async function findOrStart(
+  url: string,
+  db: string | undefined,
+  io: CliIO,
+): Promise<{ endpoint: string; served?: Served } | { exit: number }> {
+  const probe = await probeDevtools(url);
+  if (probe.kind === 'devtools') {
+    io.stdout.write(
+      `demo: sending to the dashboard already running at ${url} (database ${probe.dbPath})\n`,
+    );
+    if (db !== undefined && db !== probe.dbPath) {
+      io.stderr.write(`demo: note: --db ${db} is ignored — that dashboard uses ${probe.dbPath}\n`);
+    }
+    return { endpoint: url };
+  }
+  if (probe.kind === 'other') {
+    io.stderr.write(
+      `demo: something else answers at ${url} (${probe.detail}); pass --url with a free port\n`,
+    );
+    return { exit: 1 };
+  }
+  const parsed = new URL(url);
+  if (!isLoopbackUrl(parsed)) {
+    io.stderr.write(
+      `demo: no dashboard answers at ${url} (${probe.detail}), and it is not on this machine\n`,
+    );
+    return { exit: 1 };
+  }
+  const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+  let served: Served | 'help';
+  try {
+    served = await serveFromArgs(['--port', port, '--db', db ?? defaultDbPath(io.env)], io);
+  } catch (error) {
+    return { exit: reportStartupError(error, io) };
+  }
+  if (served === 'help') return { exit: 2 };
+  describeServer(served, io);
+  return { endpoint: served.server.url, served };
+}
+
+function describeResult(result: DemoResult, endpoint: string, io: CliIO): void {
+  const d = result.delivery;
+  io.stdout.write(
+    `demo: ${result.sessions.length} sessions, ${result.calls} calls and ${result.startups} startups sent to ${endpoint}` +
+      ` (${d.sent} payloads accepted in ${d.batches} requests, ${d.dropped} dropped)\n`,
+  );
+  for (const m of result.mismatches) io.stderr.write(`demo: unexpected: ${m}\n`);
+  if (d.failedBatches > 0) {
+    io.stderr.write(
+      `demo: ${d.failedBatches} requests were refused or failed — see the ingest log at ${endpoint}\n`,
+    );
+  }
+}
+
 export const command: Command = {
-  summary: '(not built yet)',
-  run: async (_argv, io) => {
-    io.stderr.write('not built yet\n');
-    return 2;
+  summary: 'run an instrumented demo MCP server and fill a dashboard with its telemetry',
+  async run(argv, io) {
+    const { values } = parseFlags(argv, {
+      url: { type: 'string' },
+      db: { type: 'string' },
+      key: { type: 'string' },
+      once: { type: 'boolean' },
+      fast: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    const url = normalizeUrl(values.url ?? defaultUrl(io.env));
+    if (!/^https?:\/\/[^/]+$/i.test(url))
+      throw new UsageError(`--url: expected http://host:port, received '${url}'`);
+    if (values.key !== undefined && values.key.trim() === '')
+      throw new UsageError('--key: an empty key turns producers off');
+
+    const found = await findOrStart(url, values.db, io);
+    if ('exit' in found) return found.exit;
+    const { endpoint, served } = found;
+    let result: DemoResult;
+    try {
+      result = await runDemo({
+        endpoint,
+        key: values.key ?? DEMO_KEY,
+        fast: values.fast ?? false,
+        log: (line) => io.stdout.write(`${line}\n`),
+      });
+    } catch (error) {
+      await served?.stop();
+      throw error;
+    }
+    describeResult(result, endpoint, io);
+    const failed = result.mismatches.length > 0 || result.delivery.dropped > 0;
+    if (!served || values.once) {
+      await served?.stop();
+      if (!failed) io.stdout.write(`open ${endpoint} to explore it\n`);
+      return failed ? 1 : 0;
+    }
+    io.stdout.write(
+      `\nopen ${endpoint} to explore it — the dashboard keeps running; Ctrl-C to stop\n`,
+    );
+    await untilSignal();
+    await served.stop();
+    return failed ? 1 : 0;
   },
 };
