@@ -1,0 +1,86 @@
+/**
+ * The one place the renderer talks HTTP. Every failure becomes an {@link ApiFailure} with a
+ * sentence a person can act on; pages never see a raw exception.
+ */
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when the server could not be reached. */
+    readonly status: number,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { signal, headers: { accept: 'application/json' } });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiFailure(
+      'Cannot reach the MCPulse Devtools server. Is `mcpulse-devtools serve` (or the app) still running?',
+      0,
+      path,
+    );
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new ApiFailure(
+      `The server answered ${path} with something that is not JSON (HTTP ${res.status}).`,
+      res.status,
+      path,
+    );
+  }
+  if (!res.ok) {
+    const message =
+      body && typeof body === 'object' && 'error' in body && typeof body.error === 'string'
+        ? body.error
+        : `HTTP ${res.status}`;
+    if (res.status === 404 && message.startsWith('no API route')) {
+      throw new ApiFailure(
+        `This server does not provide ${path.split('?')[0]} yet — it may be an older build. Rebuild with \`npm run build\`.`,
+        404,
+        path,
+      );
+    }
+    throw new ApiFailure(message, res.status, path);
+  }
+  return body as T;
+}
+
+export async function sendJson<T>(
+  method: 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiFailure('Cannot reach the MCPulse Devtools server.', 0, path);
+  }
+  const text = await res.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!res.ok) {
+    const message =
+      parsed && typeof parsed === 'object' && 'error' in parsed
+        ? String(parsed.error)
+        : `HTTP ${res.status}`;
+    throw new ApiFailure(message, res.status, path);
+  }
+  return parsed as T;
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof ApiFailure) return error.message;
+  return 'Something went wrong while loading this view. Reload the page; if it keeps happening, check the server output.';
+}

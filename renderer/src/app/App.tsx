@@ -1,0 +1,85 @@
+/** The shell: sidebar, filter bar, and the page for the current path. */
+import { lazy, Suspense, useCallback, type ReactNode } from 'react';
+import { CallsPage } from '../pages/calls/CallsPage';
+import { IngestPage } from '../pages/ingest/IngestPage';
+import { OverviewPage } from '../pages/overview/OverviewPage';
+import { ComparePage } from '../pages/sessions/ComparePage';
+import { SessionPage } from '../pages/sessions/SessionPage';
+import { SessionsPage } from '../pages/sessions/SessionsPage';
+import { SetupPage } from '../pages/setup/SetupPage';
+import { SizesPage } from '../pages/sizes/SizesPage';
+import { ToolPage } from '../pages/tools/ToolPage';
+import { ToolsPage } from '../pages/tools/ToolsPage';
+import { Loading } from '../components/States';
+import { useGlobalHotkeys } from '../hooks/useHotkeys';
+import { FilterBar } from './FilterBar';
+import { useFilters } from './filters';
+import { NAV } from './nav';
+import { Link, navigate, useLocation } from './router';
+import { Sidebar } from './Sidebar';
+import { AppDataProvider } from './status';
+import './shell.css';
+
+// The playground carries the canonical engine and the fixtures; load it when opened.
+const PlaygroundPage = lazy(() => import('../pages/playground/PlaygroundPage'));
+
+const PAGES: Record<string, { render: () => ReactNode; filters: boolean }> = {
+  '/': { render: () => <OverviewPage />, filters: true },
+  '/sessions': { render: () => <SessionsPage />, filters: true },
+  '/session': { render: () => <SessionPage />, filters: true },
+  '/compare': { render: () => <ComparePage />, filters: true },
+  '/tools': { render: () => <ToolsPage />, filters: true },
+  '/tool': { render: () => <ToolPage />, filters: true },
+  '/calls': { render: () => <CallsPage />, filters: true },
+  '/sizes': { render: () => <SizesPage />, filters: true },
+  '/ingest': { render: () => <IngestPage />, filters: true },
+  '/playground': {
+    render: () => (
+      <Suspense fallback={<Loading />}>
+        <PlaygroundPage />
+      </Suspense>
+    ),
+    filters: false,
+  },
+  '/setup': { render: () => <SetupPage />, filters: false },
+};
+
+export function App() {
+  const loc = useLocation();
+  const { link } = useFilters();
+  const go = useCallback(
+    (key: string): boolean => {
+      const item = NAV.find((n) => n.key === key);
+      if (!item) return false;
+      navigate(link(item.path));
+      return true;
+    },
+    [link],
+  );
+  useGlobalHotkeys(go);
+  const page = PAGES[loc.path];
+  return (
+    <AppDataProvider>
+      <div className="app">
+        <Sidebar />
+        <div className="main">
+          {page?.filters !== false && <FilterBar />}
+          <main className="content" key={loc.path}>
+            {page ? page.render() : <NotFound />}
+          </main>
+        </div>
+      </div>
+    </AppDataProvider>
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="state">
+      <div className="state-title">No page here</div>
+      <Link className="btn" href="/">
+        Go to the overview
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The global filters, top of every data page. Each change rewrites the URL (replace, so the
+ * back button walks pages rather than every filter tweak), and every page reads from it.
+ */
+import { useLive } from '../api/live';
+import { Name } from '../components/Name';
+import { RANGES, filtersOf } from './filters';
+import { hrefOf, navigate, useLocation, withParams } from './router';
+import { useAppData } from './status';
+
+export function FilterBar() {
+  const loc = useLocation();
+  const f = filtersOf(loc.params);
+  const { projects } = useAppData();
+  const set = (changes: Record<string, string | null>): void =>
+    navigate(hrefOf(loc.path, withParams(loc.params, changes)), { replace: true });
+  const customRange = !f.range && (f.from || f.to);
+
+  return (
+    <div className="filterbar" role="toolbar" aria-label="Filters">
+      <label className="filter">
+        <span className="filter-label">Project</span>
+        <select
+          className="select"
+          value={f.project ?? ''}
+          onChange={(e) => set({ project: e.target.value || null })}
+          aria-label="Project"
+        >
+          <option value="">All projects</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.key_prefix}>
+              {p.key_prefix}… ({p.calls} calls)
+            </option>
+          ))}
+          {f.project && !projects.some((p) => p.key_prefix === f.project) && (
+            <option value={f.project}>{f.project} (no data)</option>
+          )}
+        </select>
+      </label>
+      <label className="filter">
+        <span className="filter-label">Range</span>
+        <select
+          className="select"
+          value={customRange ? 'custom' : (f.range ?? '')}
+          onChange={(e) => set({ range: e.target.value || null, from: null, to: null })}
+          aria-label="Time range"
+        >
+          {RANGES.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+          {customRange && <option value="custom">Custom range</option>}
+        </select>
+      </label>
+      {f.tool !== undefined && (
+        <Chip label="tool" value={f.tool} onClear={() => set({ tool: null })} />
+      )}
+      {f.client !== undefined && (
+        <Chip label="client" value={f.client} onClear={() => set({ client: null })} />
+      )}
+      <div className="spacer" />
+      <LiveIndicator />
+    </div>
+  );
+}
+
+function Chip({ label, value, onClear }: { label: string; value: string; onClear: () => void }) {
+  return (
+    <span className="chip" data-testid={`filter-${label}`}>
+      <span className="chip-label">{label}</span>
+      <Name text={value} className="chip-value" />
+      <button
+        type="button"
+        className="chip-x"
+        onClick={onClear}
+        aria-label={`Clear ${label} filter`}
+      >
+        ×
+      </button>
+    </span>
+  );
+}
+
+function LiveIndicator() {
+  const live = useLive();
+  const text =
+    live.state === 'open'
+      ? live.rate >= 0.5
+        ? `Live · ${Math.round(live.rate)}/s`
+        : 'Live'
+      : live.state === 'connecting'
+        ? 'Connecting…'
+        : 'Reconnecting…';
+  return (
+    <span
+      className={`live ${live.state}`}
+      role="status"
+      data-testid="live-indicator"
+      title="Updates arrive over /api/stream"
+    >
+      <span className="live-dot" />
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,53 @@
+/** The left navigation: pages with their shortcuts, and the listener's state at the bottom. */
+import { useFilters } from './filters';
+import { NAV } from './nav';
+import { Link, useLocation } from './router';
+import { useAppData } from './status';
+import { NavIcon } from '../components/NavIcon';
+
+export function Sidebar() {
+  const loc = useLocation();
+  const { link } = useFilters();
+  const { status, statusError } = useAppData();
+  return (
+    <nav className="sidebar" aria-label="Pages">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">MCPulse</span>
+        <span className="brand-sub">Devtools</span>
+      </div>
+      <ul className="nav-list">
+        {NAV.map((item) => {
+          const active = loc.path === item.path || (item.also ?? []).includes(loc.path);
+          return (
+            <li key={item.path}>
+              <Link
+                href={link(item.path)}
+                className={active ? 'nav-item active' : 'nav-item'}
+                aria-current={active ? 'page' : undefined}
+                title={`${item.label} (g then ${item.key})`}
+              >
+                <NavIcon name={item.path} />
+                <span className="grow">{item.label}</span>
+                <kbd aria-hidden="true">{item.key}</kbd>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="spacer" />
+      <div className="sidebar-foot">
+        {statusError ? (
+          <span className="listener down">
+            <span className="dot" /> server unreachable
+          </span>
+        ) : status ? (
+          <span className="listener up" title={status.addresses.join(', ')}>
+            <span className="dot" /> listening on :{status.port}
+          </span>
+        ) : null}
+        <div className="faint">v{status?.version ?? '…'}</div>
+      </div>
+    </nav>
+  );
+}

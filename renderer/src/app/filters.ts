@@ -1,0 +1,82 @@
+/**
+ * The global filters (project, time range, tool, client) live in the URL so every view can be
+ * linked and reloaded. Links between pages carry them along; page-specific keys (`id`, `q`,
+ * `sort`) do not.
+ */
+import { hrefOf, useLocation, withParams } from './router';
+
+export const FILTER_KEYS = ['project', 'range', 'from', 'to', 'tool', 'client'] as const;
+
+export const RANGES: { value: string; label: string; ms: number | null }[] = [
+  { value: '', label: 'All time', ms: null },
+  { value: '15m', label: 'Last 15 min', ms: 15 * 60_000 },
+  { value: '1h', label: 'Last hour', ms: 3_600_000 },
+  { value: '24h', label: 'Last 24 h', ms: 86_400_000 },
+  { value: '7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
+  { value: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
+];
+
+export interface Filters {
+  project?: string;
+  range?: string;
+  from?: string;
+  to?: string;
+  tool?: string;
+  client?: string;
+}
+
+export function filtersOf(params: URLSearchParams): Filters {
+  const f: Filters = {};
+  for (const k of FILTER_KEYS) {
+    const v = params.get(k);
+    if (v) f[k] = v;
+  }
+  return f;
+}
+
+/**
+ * The API query for a set of filters. A relative range becomes an absolute `from` at call
+ * time, so a refetch minutes later moves the window with the clock.
+ */
+export function apiQuery(
+  f: Filters,
+  extra: Record<string, string | number | undefined> = {},
+): string {
+  const q = new URLSearchParams();
+  if (f.project) q.set('project', f.project);
+  const preset = RANGES.find((r) => r.value === f.range);
+  if (preset?.ms) q.set('from', new Date(Date.now() - preset.ms).toISOString());
+  else if (f.from) q.set('from', f.from);
+  if (f.to && !preset?.ms) q.set('to', f.to);
+  if (f.tool) q.set('tool', f.tool);
+  if (f.client) q.set('client', f.client);
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Only the filter part of a query, to carry across pages. */
+export function filterParams(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const k of FILTER_KEYS) {
+    const v = params.get(k);
+    if (v) out.set(k, v);
+  }
+  return out;
+}
+
+/** The current filters, plus a link builder that keeps them. */
+export function useFilters(): {
+  filters: Filters;
+  key: string;
+  link: (path: string, extra?: Record<string, string | number | null | undefined>) => string;
+} {
+  const loc = useLocation();
+  const filters = filtersOf(loc.params);
+  const base = filterParams(loc.params);
+  return {
+    filters,
+    key: base.toString(),
+    link: (path, extra = {}) => hrefOf(path, withParams(base, extra)),
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The listener's status, shared by the shell and every page: it tells whether anything has
+ * arrived yet (until then every page points to Setup).
+ */
+import { createContext, useContext, type ReactNode } from 'react';
+import { corePaths } from '../api/core';
+import type { Project, Status } from '../api/core-types';
+import { useResource } from '../hooks/useResource';
+
+interface AppData {
+  status: Status | undefined;
+  statusError: string | undefined;
+  projects: Project[];
+  /** True once any payload (even a rejected one) has been received; undefined while loading. */
+  hasData: boolean | undefined;
+}
+
+const Ctx = createContext<AppData>({
+  status: undefined,
+  statusError: undefined,
+  projects: [],
+  hasData: undefined,
+});
+
+export function AppDataProvider({ children }: { children: ReactNode }) {
+  const status = useResource<Status>(corePaths.status);
+  const projects = useResource<{ projects: Project[] }>(corePaths.projects);
+  const counts = status.data?.counts;
+  const value: AppData = {
+    status: status.data,
+    statusError: status.error,
+    projects: projects.data?.projects ?? [],
+    hasData: counts ? counts.batches + counts.calls + counts.startups > 0 : undefined,
+  };
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export const useAppData = (): AppData => useContext(Ctx);

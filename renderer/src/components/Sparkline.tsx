@@ -1,0 +1,59 @@
+/**
+ * A plain SVG sparkline: cheaper than a chart library for a 120×28 trend, and it scales with
+ * its box. Null points (no calls in that bucket, so no rate) break the line.
+ */
+export function Sparkline({
+  values,
+  className = '',
+  label,
+  min,
+  max,
+}: {
+  values: (number | null)[];
+  className?: string;
+  label: string;
+  min?: number;
+  max?: number;
+}) {
+  const W = 120;
+  const H = 28;
+  const nums = values.filter((v): v is number => v !== null);
+  if (values.length < 2 || nums.length === 0) {
+    return (
+      <svg
+        className={`spark ${className}`}
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`${label}: no trend yet`}
+      />
+    );
+  }
+  const lo = min ?? Math.min(...nums);
+  const hi = max ?? Math.max(...nums);
+  const span = hi - lo || 1;
+  const x = (i: number): number => (i / (values.length - 1)) * W;
+  const y = (v: number): number => H - 2 - ((v - lo) / span) * (H - 4);
+  let d = '';
+  let pen = false;
+  values.forEach((v, i) => {
+    if (v === null) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`;
+    pen = true;
+  });
+  const area = values.every((v) => v !== null) ? `${d}L${W} ${H}L0 ${H}Z` : '';
+  return (
+    <svg
+      className={`spark ${className}`}
+      viewBox={`0 0 ${W} ${H}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={label}
+    >
+      {area && <path className="spark-area" d={area} />}
+      <path className="spark-line" d={d} vectorEffect="non-scaling-stroke" />
+    </svg>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * Colours for recharts. SVG presentation attributes accept CSS variables, so the charts follow
+ * the theme without reading computed styles.
+ */
+import type { OutcomeKey } from '../../api/core-types';
+
+export const OUTCOME_FILL: Record<OutcomeKey, string> = {
+  ok: 'var(--ok)',
+  empty: 'var(--empty)',
+  bad_args: 'var(--bad-args)',
+  tool_error: 'var(--tool-error)',
+  crashed: 'var(--crashed)',
+};
+
+export const AXIS = {
+  stroke: 'var(--border-strong)',
+  tick: { fill: 'var(--text-muted)', fontSize: 11 },
+  tickLine: false,
+} as const;
+
+export const GRID = { stroke: 'var(--chart-grid)', vertical: false } as const;
+
+export const TOOLTIP = {
+  contentStyle: {
+    background: 'var(--bg-panel)',
+    border: '1px solid var(--border-strong)',
+    borderRadius: 6,
+    fontSize: 12,
+    color: 'var(--text)',
+    boxShadow: 'var(--shadow)',
+  },
+  labelStyle: { color: 'var(--text-muted)', marginBottom: 4 },
+  itemStyle: { padding: 0 },
+  cursor: { fill: 'var(--bg-hover)' },
+  isAnimationActive: false,
+} as const;

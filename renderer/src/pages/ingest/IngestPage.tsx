@@ -1,0 +1,182 @@
+/**
+ * Ingest log: every request received and every item dropped, with production's reason — what
+ * the hosted API would have thrown away silently, made visible.
+ */
+import { useCallback, useState } from 'react';
+import { corePaths } from '../../api/core';
+import type { Batch, Rejection } from '../../api/core-types';
+import { useFilters } from '../../app/filters';
+import { useAppData } from '../../app/status';
+import { Name } from '../../components/Name';
+import { Panel } from '../../components/Panel';
+import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
+import { useListNav } from '../../hooks/useHotkeys';
+import { useResource } from '../../hooks/useResource';
+import { fmtAgo, fmtDateTime, fmtInt, fmtUnits } from '../../lib/format';
+import './ingest.css';
+
+export function IngestPage() {
+  const { filters } = useFilters();
+  const { hasData } = useAppData();
+  const [batchId, setBatchId] = useState<number | undefined>();
+  const batches = useResource<{ batches: Batch[] }>(corePaths.batches(filters, 500));
+  const rejections = useResource<{ rejections: Rejection[] }>(
+    corePaths.rejections(filters, 500, batchId),
+  );
+  const rows = batches.data?.batches ?? [];
+  const open = useCallback((i: number) => setBatchId(rows[i]?.id), [rows]);
+  const [selected, setSelected] = useListNav(rows.length, open);
+
+  if (hasData === false) return <NoDataYet />;
+  if (batches.error && !batches.data) return <ErrorState message={batches.error} />;
+  const totals = rows.reduce(
+    (t, b) => ({
+      accepted: t.accepted + b.accepted,
+      rejected: t.rejected + b.rejected,
+      refused: t.refused + (b.status >= 400 ? 1 : 0),
+    }),
+    { accepted: 0, rejected: 0, refused: 0 },
+  );
+
+  return (
+    <div className="ingest">
+      <div className="page-head">
+        <h1>Ingest log</h1>
+        <span className="sub" data-testid="ingest-summary">
+          {fmtInt(rows.length)} requests · {fmtInt(totals.accepted)} items stored ·{' '}
+          {fmtInt(totals.rejected)} items rejected · {fmtInt(totals.refused)} requests refused
+        </span>
+      </div>
+      {batches.error && <StaleBanner message={batches.error} />}
+      <div className="grid ingest-grid">
+        <Panel title="Requests" flush>
+          {!batches.data ? (
+            <Loading />
+          ) : (
+            <div className="table-wrap tall">
+              <table className="data" data-testid="batches">
+                <colgroup>
+                  <col className="w-time" />
+                  <col className="w-status" />
+                  <col className="w-key" />
+                  <col className="w-n" />
+                  <col className="w-n" />
+                  <col className="w-n" />
+                  <col />
+                </colgroup>
+                <thead>
+                  <tr>
+                    <th>Received</th>
+                    <th>Status</th>
+                    <th>Key</th>
+                    <th className="num">Stored</th>
+                    <th className="num">Rejected</th>
+                    <th className="num">Body</th>
+                    <th>Error / client</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((b, i) => (
+                    <tr
+                      key={b.id}
+                      data-row-index={i}
+                      className={`clickable ${i === selected || b.id === batchId ? 'selected' : ''}`}
+                      onClick={() => {
+                        setSelected(i);
+                        setBatchId(b.id === batchId ? undefined : b.id);
+                      }}
+                    >
+                      <td title={fmtDateTime(b.received_ms)}>{fmtAgo(b.received_ms)}</td>
+                      <td>
+                        <StatusBadge status={b.status} />
+                      </td>
+                      <td className="mono">
+                        {b.key_prefix ?? <span className="faint">none</span>}
+                      </td>
+                      <td className="num">{fmtInt(b.accepted)}</td>
+                      <td className={`num ${b.rejected ? 'bad' : ''}`}>{fmtInt(b.rejected)}</td>
+                      <td className="num">{fmtUnits(b.body_bytes)} B</td>
+                      <td>
+                        {b.error ? (
+                          <span className="err-text" title={b.error}>
+                            {b.error}
+                          </span>
+                        ) : (
+                          <Name text={b.user_agent ?? ''} className="faint" />
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {rows.length === 0 && (
+                <div className="empty-row">No requests for this project yet.</div>
+              )}
+            </div>
+          )}
+        </Panel>
+        <Panel
+          title={batchId ? `Rejected items in request #${batchId}` : 'Rejected items'}
+          actions={
+            batchId ? (
+              <button className="btn small" onClick={() => setBatchId(undefined)}>
+                Show all
+              </button>
+            ) : null
+          }
+          flush
+        >
+          <RejectionList rejections={rejections.data?.rejections} error={rejections.error} />
+        </Panel>
+      </div>
+    </div>
+  );
+}
+
+function StatusBadge({ status }: { status: number }) {
+  const tone = status < 300 ? 'ok' : status === 429 || status === 413 ? 'warn' : 'danger';
+  return <span className={`badge ${tone}`}>{status}</span>;
+}
+
+function RejectionList({
+  rejections,
+  error,
+}: {
+  rejections: Rejection[] | undefined;
+  error: string | undefined;
+}) {
+  if (error && !rejections) return <ErrorState message={error} />;
+  if (!rejections) return <Loading />;
+  if (rejections.length === 0)
+    return <div className="empty-row">Nothing rejected. Every item sent was valid and stored.</div>;
+  return (
+    <ul className="rejections" data-testid="rejections">
+      {rejections.map((r) => (
+        <li key={r.id}>
+          <div className="rej-head">
+            <span className="badge danger">dropped</span>
+            <span className="rej-reason" title={r.reason}>
+              {r.reason}
+            </span>
+            <span className="faint" title={fmtDateTime(r.received_ms)}>
+              #{r.batch_id}
+              {r.item_index !== null ? ` · item ${r.item_index}` : ' · whole request'}
+            </span>
+          </div>
+          <details>
+            <summary>Item as sent{r.truncated ? ' (truncated)' : ''}</summary>
+            <pre className="rej-item">{prettyItem(r.item)}</pre>
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function prettyItem(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,79 @@
+/** The small tables of the overview: clients and tool pairs. */
+import type { ClientRow, Pair } from '../../api/metrics-types';
+import { useFilters } from '../../app/filters';
+import { Link } from '../../app/router';
+import { Name } from '../../components/Name';
+import { fmtInt, fmtPct } from '../../lib/format';
+
+export function ClientsTable({ clients }: { clients: ClientRow[] }) {
+  const { link } = useFilters();
+  if (clients.length === 0) return <div className="empty-row">No clients in this view.</div>;
+  return (
+    <div className="table-wrap short">
+      <table className="data" data-testid="clients">
+        <colgroup>
+          <col />
+          <col className="w-n" />
+          <col className="w-n" />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Client</th>
+            <th className="num">Calls</th>
+            <th className="num">FCS</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => (
+            <tr key={c.name}>
+              <td>
+                <Link href={link('/', { client: c.name })} title={`Filter to ${c.name}`}>
+                  <Name text={c.name} />
+                </Link>
+              </td>
+              <td className="num">
+                <Link href={link('/calls', { client: c.name })}>{fmtInt(c.calls)}</Link>
+              </td>
+              <td
+                className="num"
+                title={`${c.first_call_success.successes} of ${c.first_call_success.calls}`}
+              >
+                {fmtPct(c.first_call_success.rate)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function PairsList({ pairs }: { pairs: Pair[] }) {
+  const { link } = useFilters();
+  if (pairs.length === 0)
+    return (
+      <div className="empty-row">
+        No tool pairs yet: a pair is two different tools called back to back in a session.
+      </div>
+    );
+  const max = Math.max(...pairs.map((p) => p.count));
+  return (
+    <ul className="pairs" data-testid="pairs">
+      {pairs.slice(0, 12).map((p) => (
+        <li key={`${p.from}\u0000${p.to}`} className="pair">
+          <Link href={link('/tool', { name: p.from })} className="pair-tool">
+            <Name text={p.from} />
+          </Link>
+          <span className="pair-arrow" aria-label="then">
+            →
+          </span>
+          <Link href={link('/tool', { name: p.to })} className="pair-tool">
+            <Name text={p.to} />
+          </Link>
+          <span className="pair-bar" style={{ width: `${Math.max(4, (p.count / max) * 48)}px` }} />
+          <span className="pair-n">{fmtInt(p.count)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

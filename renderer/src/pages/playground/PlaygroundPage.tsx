@@ -1,0 +1,7 @@
+export default function PlaygroundPage() {
+  return (
+    <div className="page-head">
+      <h1>Playground</h1>
+    </div>
+  );
+}
