@@ -17,7 +17,7 @@ import { coreRoutes } from './api/core-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { metricsRoutes } from './api/metrics-routes.js';
 import { compileRoutes, matchRoute, parseFilter } from './api/router.js';
-import { ApiError, type RouteMap, type ServerInfo } from './api/types.js';
+import { ApiError, RawResponse, type RouteMap, type ServerInfo } from './api/types.js';
 import { hostAllowed, isLoopbackName, originAllowed, type HostPolicy } from './host-guard.js';
 import { listenAll, PortInUseError } from './listen.js';
 import { readBody } from './read-body.js';
@@ -74,6 +74,36 @@ function sendJson(
     ...headers,
   });
   res.end(text);
+}
+
+/** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
+async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
+  const headers: Record<string, string> = {
+    'content-type': raw.contentType,
+    'cache-control': 'no-store',
+  };
+  if (raw.filename) {
+    const ascii = raw.filename.replace(/[^\w.-]/g, '_');
+    headers['content-disposition'] =
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(raw.filename)}`;
+  }
+  if (typeof raw.body === 'string') {
+    res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(raw.body)) });
+    res.end(raw.body);
+    return;
+  }
+  res.writeHead(200, headers);
+  try {
+    for (const chunk of raw.body) {
+      if (res.destroyed) return;
+      if (!res.write(chunk))
+        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+    res.end();
+  } catch {
+    // Headers are gone: the only honest signal left is a cut connection.
+    res.destroy();
+  }
 }
 
 /** Starts the server; rejects with {@link PortInUseError} when the port is taken. */
@@ -182,6 +212,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         filter,
         server: info,
       });
+      if (result instanceof RawResponse) return await sendRaw(res, result);
       sendJson(res, 200, result);
     } catch (error) {
       if (error instanceof ApiError) return sendJson(res, error.status, { error: error.message });

@@ -28,7 +28,24 @@ export interface ServerInfo {
   version: string;
 }
 
-/** A handler returns the JSON body (status 200), or throws an {@link ApiError}. */
+/**
+ * A non-JSON answer (a file download, plain text) that a handler may return instead of a JSON
+ * body. `body` may be an iterable of chunks, written with backpressure, so a large export
+ * streams instead of being built in memory.
+ */
+export class RawResponse {
+  constructor(
+    readonly contentType: string,
+    readonly body: string | Iterable<string>,
+    /** When set, offered as a download under this name (`content-disposition: attachment`). */
+    readonly filename?: string,
+  ) {}
+}
+
+/**
+ * A handler returns the JSON body (status 200), a {@link RawResponse}, or throws an
+ * {@link ApiError}.
+ */
 export type ApiHandler = (ctx: ApiContext) => unknown;
 
 /** One typed map: `'GET /api/sessions/:id'` → handler. */
