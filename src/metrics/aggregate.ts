@@ -111,7 +111,10 @@ export function addStats(a: Stats, b: Stats): Stats {
 }
 
 /** Folds rows into one {@link Stats} per key. */
-export function groupStats(rows: Iterable<StatRow>, key: (r: StatRow) => string): Map<string, Stats> {
+export function groupStats(
+  rows: Iterable<StatRow>,
+  key: (r: StatRow) => string,
+): Map<string, Stats> {
   const out = new Map<string, Stats>();
   for (const r of rows) {
     const k = key(r);

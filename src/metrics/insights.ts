@@ -6,11 +6,7 @@ import { INSIGHT_MIN_CALLS, THRESHOLDS } from './constants.js';
 
 export type Severity = 'high' | 'medium' | 'low';
 export type InsightKind =
-  | 'low_first_call_success'
-  | 'empty_results'
-  | 'slow_calls'
-  | 'heavy_payload'
-  | 'dead_tool';
+  'low_first_call_success' | 'empty_results' | 'slow_calls' | 'heavy_payload' | 'dead_tool';
 
 /** What insights need to know about one tool in the current view. */
 export interface InsightInput {
@@ -80,7 +76,9 @@ export function computeInsights(tools: readonly InsightInput[]): Insight[] {
         calls: 0,
         size: t.schema_bytes ?? 0,
         message: `${t.name} is registered but was never called${
-          t.schema_bytes ? ` — its schema costs ${t.schema_bytes.toLocaleString('en-US')} units in every session` : ''
+          t.schema_bytes
+            ? ` — its schema costs ${t.schema_bytes.toLocaleString('en-US')} units in every session`
+            : ''
         }`,
       });
       continue;

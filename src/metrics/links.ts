@@ -79,7 +79,9 @@ export const firstCallSuccess = (
  * Derives every per-call fact for the calls of ONE session (any order in, any arrival order:
  * only `started_ms` and then `id` decide the order).
  */
-export function deriveSession<T extends DeriveInput>(calls: readonly T[]): Map<number, DerivedFacts> {
+export function deriveSession<T extends DeriveInput>(
+  calls: readonly T[],
+): Map<number, DerivedFacts> {
   const ordered = [...calls].sort(compareCalls);
   const out = new Map<number, DerivedFacts>();
   const byTool = new Map<string, T[]>();

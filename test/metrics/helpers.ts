@@ -47,7 +47,10 @@ export function call(
   };
 }
 
-export function startup(tools: [string, number][], p: Partial<StartupPayload> = {}): StartupPayload {
+export function startup(
+  tools: [string, number][],
+  p: Partial<StartupPayload> = {},
+): StartupPayload {
   return {
     v: 1,
     type: 'startup',
@@ -95,7 +98,11 @@ export function snapshot(store: Store) {
       'SELECT * FROM metrics_daily WHERE calls <> 0 OR units <> 0 ORDER BY project_id, day_ms, tool_name, client_name, oc, link, head',
     ),
     sessions: q('SELECT * FROM metrics_sessions ORDER BY project_id, session_id, client_name'),
-    pairs: q('SELECT * FROM metrics_pairs WHERE n <> 0 ORDER BY project_id, day_ms, client_name, from_tool, to_tool'),
-    sizes: q('SELECT * FROM metrics_sizes ORDER BY project_id, day_ms, tool_name, client_name, bucket'),
+    pairs: q(
+      'SELECT * FROM metrics_pairs WHERE n <> 0 ORDER BY project_id, day_ms, client_name, from_tool, to_tool',
+    ),
+    sizes: q(
+      'SELECT * FROM metrics_sizes ORDER BY project_id, day_ms, tool_name, client_name, bucket',
+    ),
   };
 }

@@ -35,7 +35,8 @@ function expectExact() {
     bySession.set(k, [...(bySession.get(k) ?? []), r]);
   }
   const reference = new Map<number, unknown>();
-  for (const list of bySession.values()) for (const [id, f] of deriveSession(list)) reference.set(id, f);
+  for (const list of bySession.values())
+    for (const [id, f] of deriveSession(list)) reference.set(id, f);
   for (const c of incremental.calls as { id: number }[]) {
     const { id, size_bucket: _s, ...facts } = c as Record<string, unknown> & { id: number };
     expect({ id, ...facts }).toEqual({ id, ...(reference.get(id) as object) });
@@ -68,7 +69,10 @@ describe('incremental maintenance', () => {
 
   it('a late call bridges two runs into one chain', () => {
     write(store, [call({ t: 0, hash: 'aaaaaaaaaaaa' }), call({ t: 25_000, hash: 'aaaaaaaaaaaa' })]);
-    write(store, [call({ t: 80_000, hash: 'bbbbbbbbbbbb' }), call({ t: 90_000, hash: 'bbbbbbbbbbbb' })]);
+    write(store, [
+      call({ t: 80_000, hash: 'bbbbbbbbbbbb' }),
+      call({ t: 90_000, hash: 'bbbbbbbbbbbb' }),
+    ]);
     write(store, [call({ t: 52_000, hash: 'cccccccccccc' })]);
     expectExact();
     const runs = store.db.prepare('SELECT DISTINCT run_id, chain FROM calls').all();
@@ -76,12 +80,20 @@ describe('incremental maintenance', () => {
   });
 
   it('appending a retry to a long run of repeats marks the whole run a chain', () => {
-    write(store, Array.from({ length: 10 }, (_, i) => call({ t: i * 5000, hash: 'aaaaaaaaaaaa' })));
-    write(store, Array.from({ length: 5 }, (_, i) => call({ t: 50_000 + i * 5000, hash: 'aaaaaaaaaaaa' })));
+    write(
+      store,
+      Array.from({ length: 10 }, (_, i) => call({ t: i * 5000, hash: 'aaaaaaaaaaaa' })),
+    );
+    write(
+      store,
+      Array.from({ length: 5 }, (_, i) => call({ t: 50_000 + i * 5000, hash: 'aaaaaaaaaaaa' })),
+    );
     write(store, [call({ t: 75_000, tool: 'other' })]);
     write(store, [call({ t: 80_000, hash: 'dddddddddddd' })]);
     expectExact();
-    expect(store.db.prepare('SELECT count(*) n FROM calls WHERE chain = 1').get()).toEqual({ n: 16 });
+    expect(store.db.prepare('SELECT count(*) n FROM calls WHERE chain = 1').get()).toEqual({
+      n: 16,
+    });
   });
 
   it('property: any arrival order and batching gives the same facts as a rebuild', () => {

@@ -12,7 +12,13 @@ import type Database from 'better-sqlite3';
 import { outcomeClass } from '../../metrics/aggregate.js';
 import { RETRY_WINDOW_MS, SLOW_CALL_MS } from '../../metrics/constants.js';
 import { latencyBucketIndex } from '../../metrics/latency.js';
-import { firstCallSuccess, LINK, linkCode, type DerivedFacts, type LinkCode } from '../../metrics/links.js';
+import {
+  firstCallSuccess,
+  LINK,
+  linkCode,
+  type DerivedFacts,
+  type LinkCode,
+} from '../../metrics/links.js';
 import { sizeBucket } from '../../metrics/sizes.js';
 import { utcDay } from '../../metrics/time.js';
 import { rebuildSql } from './sql.js';
@@ -65,8 +71,10 @@ const sameFacts = (a: DerivedFacts, b: DerivedFacts): boolean =>
   a.chain === b.chain &&
   a.prev_tool === b.prev_tool;
 
-const after = (a: { started_ms: number; id: number }, b: { started_ms: number; id: number }): boolean =>
-  a.started_ms > b.started_ms || (a.started_ms === b.started_ms && a.id > b.id);
+const after = (
+  a: { started_ms: number; id: number },
+  b: { started_ms: number; id: number },
+): boolean => a.started_ms > b.started_ms || (a.started_ms === b.started_ms && a.id > b.id);
 
 /** Accumulates signed deltas per key, flushed as one upsert each. */
 class Deltas {
@@ -93,7 +101,9 @@ export interface MetricsMaintainer {
 }
 
 export function createMetricsMaintainer(db: Database.Database): MetricsMaintainer {
-  const byIdRange = db.prepare<[number, number], Row>(`SELECT ${COLS} FROM calls WHERE id BETWEEN ? AND ?`);
+  const byIdRange = db.prepare<[number, number], Row>(
+    `SELECT ${COLS} FROM calls WHERE id BETWEEN ? AND ?`,
+  );
   const byId = db.prepare<[number], Row>(`SELECT ${COLS} FROM calls WHERE id = ?`);
   const anchorOf = db.prepare<[number, string, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
@@ -157,7 +167,9 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     `INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET n = n + excluded.n, units = units + excluded.units`,
   );
-  const dirtyProjects = db.prepare<[], { project_id: number }>('SELECT project_id FROM metrics_dirty');
+  const dirtyProjects = db.prepare<[], { project_id: number }>(
+    'SELECT project_id FROM metrics_dirty',
+  );
 
   function rebuildDirty(): number {
     const dirty = dirtyProjects.all();
@@ -247,10 +259,25 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
           if (head) head.next.chain = chain;
           const a = carried.anchor;
           const hr = head?.row ?? a;
-          chainPrefix.run({ p, s, t, run: carried.runId, fromMs: hr.started_ms, fromId: hr.id, toMs: a.started_ms, toId: a.id });
+          chainPrefix.run({
+            p,
+            s,
+            t,
+            run: carried.runId,
+            fromMs: hr.started_ms,
+            fromId: hr.id,
+            toMs: a.started_ms,
+            toId: a.id,
+          });
           for (const x of touched.values()) {
             const r = x.row;
-            if (r.project_id === p && r.session_id === s && r.tool_name === t && x.next.run_id === carried.runId && !after(r, a)) {
+            if (
+              r.project_id === p &&
+              r.session_id === s &&
+              r.tool_name === t &&
+              x.next.run_id === carried.runId &&
+              !after(r, a)
+            ) {
               x.next.chain = chain;
             }
           }
@@ -292,7 +319,11 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       const head = f.chain === 1 && f.prev_link === LINK.none ? 1 : 0;
       const lat = [0, 0, 0, 0];
       lat[latencyBucketIndex(r.duration_ms)] = 1;
-      daily.add([r.project_id, day, r.tool_name, r.client_name, oc, f.link, head], [1, r.response_bytes, r.duration_ms, ...lat], sign);
+      daily.add(
+        [r.project_id, day, r.tool_name, r.client_name, oc, f.link, head],
+        [1, r.response_bytes, r.duration_ms, ...lat],
+        sign,
+      );
       // metrics_sessions dynamic part: fcs, retries, repeats, unknown, chains (indexes 9–13 below).
       const v = new Array<number>(17).fill(0);
       v[9] = f.fcs;
@@ -324,8 +355,23 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
         const fl = firstLast.get(k);
         const end = r.started_ms + r.duration_ms;
         if (!fl) firstLast.set(k, [r.started_ms, r.started_ms, end]);
-        else firstLast.set(k, [Math.min(fl[0], r.started_ms), Math.max(fl[1], r.started_ms), Math.max(fl[2], end)]);
-        sizes.add([r.project_id, utcDay(r.started_ms), r.tool_name, r.client_name, sizeBucket(r.response_bytes)], [1, r.response_bytes], 1);
+        else
+          firstLast.set(k, [
+            Math.min(fl[0], r.started_ms),
+            Math.max(fl[1], r.started_ms),
+            Math.max(fl[2], end),
+          ]);
+        sizes.add(
+          [
+            r.project_id,
+            utcDay(r.started_ms),
+            r.tool_name,
+            r.client_name,
+            sizeBucket(r.response_bytes),
+          ],
+          [1, r.response_bytes],
+          1,
+        );
       } else if (!sameFacts(factsOf(r), t.next)) {
         updateFacts.run({ id: r.id, ...t.next });
         contribute(r, factsOf(r), -1);
@@ -336,8 +382,21 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     for (const { key, v } of sess.entries()) {
       const fl = firstLast.get(JSON.stringify(key));
       // A dynamic-only change leaves first/last alone: min/max with the extremes never moves them.
-      const [first, last, end] = fl ?? [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
-      upsertSession.run(...key, first, last, end, ...v.slice(0, 1), ...v.slice(1, 6), ...v.slice(9, 14), ...v.slice(14, 17));
+      const [first, last, end] = fl ?? [
+        Number.MAX_SAFE_INTEGER,
+        Number.MIN_SAFE_INTEGER,
+        Number.MIN_SAFE_INTEGER,
+      ];
+      upsertSession.run(
+        ...key,
+        first,
+        last,
+        end,
+        ...v.slice(0, 1),
+        ...v.slice(1, 6),
+        ...v.slice(9, 14),
+        ...v.slice(14, 17),
+      );
     }
     for (const { key, v } of pairs.entries()) upsertPair.run(...key, ...v);
     for (const { key, v } of sizes.entries()) upsertSize.run(...key, ...v);

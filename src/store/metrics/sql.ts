@@ -32,7 +32,12 @@ const linkSql = (t: string, h: string, ot: string, oh: string): string =>
         WHEN ${h} = ${oh} THEN 2 ELSE 1 END`;
 
 /** The derived tables (all keyed by project, so a deleted project takes its rows along). */
-export const DERIVED_TABLES = ['metrics_daily', 'metrics_sessions', 'metrics_pairs', 'metrics_sizes'];
+export const DERIVED_TABLES = [
+  'metrics_daily',
+  'metrics_sessions',
+  'metrics_pairs',
+  'metrics_sizes',
+];
 
 /**
  * Recomputes every derived column and rollup from the raw calls, for one project or all.
@@ -40,7 +45,8 @@ export const DERIVED_TABLES = ['metrics_daily', 'metrics_sessions', 'metrics_pai
  * path. Window functions over the whole table: seconds for a million rows, so never per query.
  */
 export function rebuildSql(projectId?: number): string {
-  if (projectId !== undefined && !Number.isSafeInteger(projectId)) throw new Error('bad project id');
+  if (projectId !== undefined && !Number.isSafeInteger(projectId))
+    throw new Error('bad project id');
   const where = projectId === undefined ? '1' : `project_id = ${projectId}`;
   return /* sql */ `
 ${DERIVED_TABLES.map((t) => `DELETE FROM ${t} WHERE ${where};`).join('\n')}

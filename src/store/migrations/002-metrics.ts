@@ -22,8 +22,9 @@ ALTER TABLE calls ADD COLUMN size_bucket INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX calls_by_session_tool ON calls(project_id, session_id, tool_name, started_ms, id, client_name);
 -- Exact percentiles: count per distinct duration, per tool, without sorting rows.
 CREATE INDEX calls_by_tool_duration ON calls(project_id, tool_name, duration_ms, started_ms, client_name);
--- The few calls that belong to retry chains, in time order.
-CREATE INDEX calls_in_chains ON calls(project_id, started_ms, id) WHERE chain = 1;
+-- Retry chains: their first calls in time order, and every member by chain (run) id.
+CREATE INDEX calls_chain_heads ON calls(project_id, started_ms, id) WHERE chain = 1 AND prev_link = 0;
+CREATE INDEX calls_chain_members ON calls(run_id, started_ms, id) WHERE chain = 1;
 CREATE INDEX startups_by_session ON startups(project_id, session_id, id);
 
 -- Daily rollup by tool, client, outcome class (0 ok, 1 empty, 2 bad_args, 3 tool_error,
@@ -94,6 +95,19 @@ CREATE TABLE metrics_sizes (
   units       INTEGER NOT NULL,
   PRIMARY KEY (project_id, day_ms, tool_name, client_name, bucket)
 ) STRICT, WITHOUT ROWID;
+
+-- Each startup's tool count and total schema size (kept by trigger as its tools are written).
+CREATE TABLE metrics_startup_totals (
+  startup_id   INTEGER PRIMARY KEY REFERENCES startups(id) ON DELETE CASCADE,
+  tools        INTEGER NOT NULL,
+  schema_bytes INTEGER NOT NULL
+) STRICT;
+CREATE TRIGGER metrics_startup_tool_added AFTER INSERT ON startup_tools BEGIN
+  INSERT INTO metrics_startup_totals (startup_id, tools, schema_bytes) VALUES (new.startup_id, 1, new.schema_bytes)
+  ON CONFLICT (startup_id) DO UPDATE SET tools = tools + 1, schema_bytes = schema_bytes + excluded.schema_bytes;
+END;
+INSERT INTO metrics_startup_totals (startup_id, tools, schema_bytes)
+SELECT startup_id, count(*), sum(schema_bytes) FROM startup_tools GROUP BY startup_id;
 
 -- Projects whose derived data must be rebuilt because calls were deleted (clear, retention):
 -- the next write or metrics read rebuilds them exactly.
