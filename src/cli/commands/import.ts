@@ -1,10 +1,156 @@
-import type { Command } from '../io.js';
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Store } from '../../store/index.js';
+import { parseFlags } from '../flags.js';
+import { UsageError, type CliIO, type Command } from '../io.js';
+import { DatabaseOpenError, openDbForCli } from '../open-db.js';
+import { defaultDbPath } from '../paths.js';
+import { normalizeUrl } from './demo-probe.js';
+import {
+  directSender,
+  httpSender,
+  type ChunkSender,
+  type Item,
+  type Reject,
+} from './import-replay.js';
 
-/** Placeholder until the canonical work lands. */
+const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--db PATH | --url URL]
+
+Replays a capture — one payload per line, as 'mcpulse-devtools export' writes — through the
+same validation as the ingest endpoint, in requests of at most 500 payloads. Every refused
+line is reported with its number and production's reason; the rest is stored. A line holding
+a whole request body ({"batch":[…]}) is replayed item by item. FILE '-' reads standard input.
+
+  --key KEY   the ingest key to replay under; one key is one project (default mp_live_import)
+  --db PATH   database to import into (default ~/.mcpulse-devtools/devtools.db, or
+              $MCPULSE_DEVTOOLS_DB); refused while a dashboard is serving it — use --url then
+  --url URL   send through the ingest endpoint of a running dashboard instead
+
+Exits 0 when every line was accepted, 1 when any was rejected (the others are still stored).
+Importing the same file twice stores it twice.
+`;
+
+const CHUNK = 500;
+
+/** Reads FILE line by line; yields batch items with their line numbers, or a parse reject. */
+async function* readItems(path: string, io: CliIO): AsyncGenerator<Item | Reject> {
+  const input = path === '-' ? io.stdin : createReadStream(path, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    const trimmed = text.replace(/^\uFEFF/, '').trim();
+    if (trimmed === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      yield { line, reason: `not valid JSON: ${(error as Error).message}` };
+      continue;
+    }
+    const batch = (value as { batch?: unknown } | null)?.batch;
+    if (value && typeof value === 'object' && !('type' in value) && Array.isArray(batch)) {
+      for (const item of batch) yield { line, value: item };
+    } else yield { line, value };
+  }
+}
+
 export const command: Command = {
-  summary: '(not built yet)',
-  run: async (_argv, io) => {
-    io.stderr.write('not built yet\n');
-    return 2;
+  summary: 'replay a JSONL capture through ingest validation, reporting rejected lines',
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        key: { type: 'string' },
+        db: { type: 'string' },
+        url: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      true,
+    );
+    if (values.help) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    if (positionals.length !== 1)
+      throw new UsageError('expected exactly one FILE (or - for standard input)');
+    const file = positionals[0]!;
+    if (file !== '-' && !existsSync(file)) throw new UsageError(`no file ${file}`);
+    if (values.db !== undefined && values.url !== undefined)
+      throw new UsageError('pass --db or --url, not both');
+    const key = values.key ?? 'mp_live_import';
+    if (key.trim() === '') throw new UsageError('--key: an empty key is refused by ingest');
+
+    let store: Store | undefined;
+    let send: ChunkSender;
+    let target: string;
+    if (values.url !== undefined) {
+      target = normalizeUrl(values.url);
+      send = httpSender(target, key);
+    } else {
+      target = values.db ?? defaultDbPath(io.env);
+      try {
+        store = openDbForCli(target, { instanceLock: true });
+      } catch (error) {
+        if (!(error instanceof DatabaseOpenError)) throw error;
+        io.stderr.write(
+          `mcpulse-devtools import: ${error.message}\n  (to import into a running dashboard, pass --url http://localhost:PORT)\n`,
+        );
+        return 1;
+      }
+      send = directSender(store, key);
+    }
+
+    let accepted = 0;
+    let rejected = 0;
+    let stopped = false;
+    const report = (r: Reject): void => {
+      rejected++;
+      io.stdout.write(`line ${r.line}: ${r.reason}\n`);
+    };
+    // Lines that were not JSON wait for their chunk, so every reject prints in line order.
+    let unparsed: Reject[] = [];
+    const flush = async (items: Item[]): Promise<void> => {
+      const early = unparsed;
+      unparsed = [];
+      if (items.length === 0 || stopped) {
+        early.forEach(report);
+        return;
+      }
+      const result = await send(items);
+      accepted += result.accepted;
+      if (result.refused) {
+        const first = items[0]!.line;
+        const last = items[items.length - 1]!.line;
+        io.stdout.write(
+          `lines ${first}–${last}: refused (${result.refused.status}): ${result.refused.error}\n`,
+        );
+        rejected += items.length;
+        stopped = result.refused.fatal;
+      }
+      [...early, ...result.rejects].sort((a, b) => a.line - b.line).forEach(report);
+    };
+    try {
+      let chunk: Item[] = [];
+      for await (const entry of readItems(file, io)) {
+        if (stopped) break;
+        if (!('value' in entry)) {
+          unparsed.push(entry);
+          continue;
+        }
+        chunk.push(entry);
+        if (chunk.length === CHUNK) {
+          await flush(chunk);
+          chunk = [];
+        }
+      }
+      await flush(chunk);
+    } finally {
+      store?.close();
+    }
+    io.stderr.write(
+      `imported ${accepted} payloads into ${target}${rejected ? `; ${rejected} rejected (listed above)` : ''}${stopped ? '; stopped early' : ''}\n`,
+    );
+    return rejected > 0 || stopped ? 1 : 0;
   },
 };

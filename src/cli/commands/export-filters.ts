@@ -1,0 +1,56 @@
+/**
+ * The shared filter flags of `export` and `report` — the same names and the same parsing as
+ * the API's query string (`project`, `from`, `to`, `tool`, `client`, `session`), by reusing
+ * the server's own parser.
+ */
+import { existsSync } from 'node:fs';
+import { parseFilter } from '../../server/api/router.js';
+import { ApiError } from '../../server/api/types.js';
+import type { Store } from '../../store/index.js';
+import type { CallFilter } from '../../store/types.js';
+import { UsageError } from '../io.js';
+import { openDbForCli } from '../open-db.js';
+
+/** parseArgs options for the filters. */
+export const FILTER_OPTIONS = {
+  project: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  tool: { type: 'string' },
+  client: { type: 'string' },
+  session: { type: 'string' },
+} as const;
+
+/** Usage lines for the filters. */
+export const FILTER_USAGE = `  --project P        one project: its key prefix (first 12 characters) or id
+  --from TIME        calls that started at or after TIME (ISO 8601, or a date = UTC midnight)
+  --to TIME          calls that started before TIME
+  --tool NAME        one tool
+  --client NAME      one client (clientInfo.name)
+  --session ID       one session`;
+
+/** Builds the filter from parsed flags; bad values are usage errors. */
+export function filterFromFlags(
+  values: Partial<Record<keyof typeof FILTER_OPTIONS, string>>,
+  store: Store,
+): CallFilter {
+  const query = new URLSearchParams();
+  for (const name of Object.keys(FILTER_OPTIONS) as (keyof typeof FILTER_OPTIONS)[]) {
+    const v = values[name];
+    if (v !== undefined) query.set(name, v);
+  }
+  try {
+    return parseFilter(query, store);
+  } catch (error) {
+    if (error instanceof ApiError) throw new UsageError(`--${error.message}`);
+    throw error;
+  }
+}
+
+/** Opens a database that must already exist, read-only; a missing file is one clear line. */
+export function openExisting(path: string): Store {
+  if (path !== ':memory:' && !existsSync(path)) {
+    throw new UsageError(`no database at ${path} — pass --db with the file the dashboard uses`);
+  }
+  return openDbForCli(path, { readonly: true });
+}

@@ -1,0 +1,44 @@
+/**
+ * The three export formats, shared by `GET /api/export` and `mcpulse-devtools export`:
+ * `jsonl` (the raw accepted payloads, replayable), `csv` and `md` (the summary).
+ */
+import type { Store } from '../../store/index.js';
+import type { CallFilter } from '../../store/types.js';
+import { exportJsonl, type ExportCounts } from './export-jsonl.js';
+
+export const EXPORT_FORMATS = ['jsonl', 'csv', 'md'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  jsonl: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+};
+
+/** The body of an export, as chunks. */
+export function exportBody(
+  store: Store,
+  filter: CallFilter,
+  format: ExportFormat,
+  counts?: ExportCounts,
+): { contentType: string; body: Iterable<string> } {
+  switch (format) {
+    case 'jsonl':
+      return { contentType: CONTENT_TYPES.jsonl, body: exportJsonl(store, filter, counts) };
+    default:
+      throw new Error(`format ${format} is not available yet`);
+  }
+}
+
+/** A download name that says what is inside: `mcpulse-s_abc…-2026-12-02.jsonl`. */
+export function exportFilename(filter: CallFilter, format: ExportFormat, now: Date): string {
+  const scope =
+    filter.session ??
+    (filter.tool
+      ? `tool-${filter.tool}`
+      : filter.projectId !== undefined
+        ? `project-${filter.projectId}`
+        : 'all');
+  const safe = scope.replace(/[^\w.-]+/g, '_').slice(0, 80);
+  return `mcpulse-${safe}-${now.toISOString().slice(0, 10)}.${format}`;
+}
