@@ -1,0 +1,128 @@
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type CallRow, type StartupRow } from '../../src/store/index.js';
+import { runCli } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/** The outcome class of a stored call, as the dashboard counts it. */
+const klass = (c: CallRow): string => (c.outcome === 'ok' && c.is_empty ? 'empty' : c.outcome);
+
+function tally(calls: CallRow[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of calls) out[klass(c)] = (out[klass(c)] ?? 0) + 1;
+  return out;
+}
+
+describe('demo against a running dashboard', () => {
+  let t: TestServer;
+  let run: Awaited<ReturnType<typeof runCli>>;
+  beforeAll(async () => {
+    t = await startTestServer();
+    run = await runCli(['demo', '--once', '--fast', '--url', t.url]);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('sends through the real ingest endpoint and says what it sent', () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`sending to the dashboard already running at ${t.url}`);
+    expect(run.stdout).toMatch(
+      /7 sessions, 46 calls and 8 startups sent to .* \(54 payloads accepted in \d+ requests, 0 dropped\)/,
+    );
+  });
+
+  it('stores the scripted traffic: sessions, clients, outcomes, startups', async () => {
+    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls?limit=1000');
+    expect(calls).toHaveLength(46);
+    expect(new Set(calls.map((c) => c.session_id)).size).toBe(7);
+    expect(tally(calls)).toEqual({ ok: 34, empty: 7, bad_args: 2, tool_error: 1, crashed: 2 });
+    expect(new Set(calls.map((c) => c.client_name))).toEqual(
+      new Set(['claude-ai', 'cursor-vscode', 'claude-code', 'Visual Studio Code', 'windsurf']),
+    );
+    // Every started_at is a real, recent instant.
+    for (const c of calls) expect(Math.abs(Date.now() - c.started_ms)).toBeLessThan(120_000);
+    const { startups } = await t.api<{ startups: StartupRow[] }>('/api/startups?limit=100');
+    expect(startups).toHaveLength(8);
+    // Two clients of one server process: two startups, one session.
+    const sso = calls.find((c) => c.client_name === 'Visual Studio Code')!.session_id;
+    expect(
+      startups
+        .filter((s) => s.session_id === sso)
+        .map((s) => s.client_name)
+        .sort(),
+    ).toEqual(['Visual Studio Code', 'claude-code']);
+    const registered = startups[0]!.tools.map((t) => t.name);
+    expect(registered).toContain('archive_project');
+    expect(calls.some((c) => c.tool_name === 'archive_project')).toBe(false); // the dead tool
+    expect(registered).not.toContain('search_tickets'); // called, never registered
+    expect(calls.filter((c) => c.tool_name === 'search_tickets').map(klass)).toEqual(['bad_args']);
+    const heavy = calls.find((c) => c.tool_name === 'export_board')!;
+    expect(heavy.response_bytes).toBeGreaterThan(10_000);
+    // Paging: the same arguments four times in one session.
+    const paging = calls.filter((c) => c.tool_name === 'read_activity');
+    expect(new Set(paging.map((c) => c.args_hash)).size).toBe(1);
+    expect(paging.map(klass)).toEqual(['ok', 'ok', 'ok', 'empty']);
+  });
+
+  it('groups everything under the demo key’s project', async () => {
+    const { projects } = await t.api<{
+      projects: { key_prefix: string; calls: number; sessions: number }[];
+    }>('/api/projects');
+    expect(projects).toEqual([
+      expect.objectContaining({ key_prefix: 'mp_live_demo', calls: 46, sessions: 7 }),
+    ]);
+  });
+});
+
+describe('demo with no dashboard running', () => {
+  it('starts one on the URL’s port with --db, fills it, and (with --once) stops it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpulse-demo-'));
+    try {
+      const db = join(dir, 'devtools.db');
+      const run = await runCli([
+        'demo',
+        '--once',
+        '--fast',
+        '--url',
+        'http://localhost:0',
+        '--db',
+        db,
+      ]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/dashboard\s+http:\/\/localhost:\d+/);
+      expect(run.stdout).toContain('46 calls');
+      const store = openStore(db, { readonly: true });
+      try {
+        expect(store.read.counts()).toMatchObject({ calls: 46, startups: 8, rejections: 0 });
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses a port something else answers on', async () => {
+    const other = createServer((_req, res) => res.writeHead(404).end('not here'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const port = (other.address() as { port: number }).port;
+    try {
+      const run = await runCli(['demo', '--once', '--fast', '--url', `http://127.0.0.1:${port}`]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`something else answers at http://127.0.0.1:${port} (HTTP 404)`);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('explains its flags', async () => {
+    const run = await runCli(['demo', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--once');
+    const bad = await runCli(['demo', '--url', 'ftp://x/y']);
+    expect(bad.code).toBe(2);
+  });
+});
