@@ -1,0 +1,59 @@
+/**
+ * Everything the Playground and `mcpulse-devtools hash` show for one pasted text: the value,
+ * its canonical form and hash, the diagnostics, and what each language would send instead.
+ */
+import { toValue, type JsonNode } from './ast.js';
+import { canonicalize, UnrepresentableError } from './canonicalize.js';
+import { diagnose, type Diagnostic } from './diagnostics.js';
+import { hashText, UNHASHABLE, type Hasher } from './hash.js';
+import { parseJson } from './parse.js';
+import { sha256Hex } from './sha256.js';
+import { renderLanguages, type Rendering } from './traps/explain.js';
+import type { Language } from './traps/languages.js';
+
+/** One pasted text, analysed. */
+export interface Analysis {
+  /** What `JSON.parse` gives (undefined only when nesting is too deep to build it). */
+  value: unknown;
+  ast: JsonNode;
+  /** How deep arrays and objects nest. */
+  depth: number;
+  /** The RFC 8785 form, or `null` when it has none (then `argsHash` is 000000000000). */
+  canonical: string | null;
+  argsHash: string;
+  /** Why there is no canonical form, when there is none. */
+  failure?: string;
+  diagnostics: Diagnostic[];
+  /** What each language's default encoder would send. */
+  languages: Record<Language, Rendering>;
+}
+
+/**
+ * Parses and analyses one JSON text. `hasher` defaults to the pure-TS SHA-256 (browser-safe);
+ * Node callers pass node:crypto's (`nodeSha256Hex` from `./node.js`).
+ * @throws {JsonSyntaxError} when `text` is not JSON.
+ */
+export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
+  const { ast, depth } = parseJson(text);
+  let value: unknown;
+  let canonical: string | null = null;
+  let failure: string | undefined;
+  try {
+    value = toValue(ast);
+    canonical = canonicalize(value);
+  } catch (error) {
+    if (error instanceof UnrepresentableError) failure = error.message;
+    else if (error instanceof RangeError) failure = 'nesting too deep to canonicalize';
+    else throw error;
+  }
+  return {
+    value,
+    ast,
+    depth,
+    canonical,
+    argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hasher),
+    ...(failure === undefined ? {} : { failure }),
+    diagnostics: diagnose(ast, text, depth),
+    languages: renderLanguages(ast, hasher),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Runs the trap model on an input: what each language sends, and which encoder reproduces a
+ * hash some SDK sent ("this is what Python's json.dumps with ensure_ascii=True gives").
+ */
+import { toValue, type JsonNode } from '../ast.js';
+import { canonicalize, UnrepresentableError } from '../canonicalize.js';
+import { hashText, sameHash, UNHASHABLE, type Hasher } from '../hash.js';
+import { parseJson } from '../parse.js';
+import { sha256Hex } from '../sha256.js';
+import { TRAPS, type TrapHit } from './catalogue.js';
+import { encodeAs } from './encode.js';
+import { EncodeFailure, TrapNotes } from './notes.js';
+import { DEFAULT_VARIANTS, LANGUAGES, VARIANTS, type Language, type Variant } from './languages.js';
+
+/** What one encoder makes of one input. */
+export interface Rendering {
+  /** The variant id (`python`, `go-1.21`, …) or one of the TypeScript baselines (`ts`, …). */
+  id: string;
+  language: Language | 'ts';
+  label: string;
+  measured: boolean;
+  /** The text it would hash, or `null` where it would fail (then `argsHash` is 000000000000). */
+  text: string | null;
+  argsHash: string;
+  /** How its text differs from the canonical form, trap by trap. */
+  traps: TrapHit[];
+  /** Why it fails, when `text` is null. */
+  failure?: string;
+}
+
+/** What the model makes of one variant, SDK rules included: `null` arguments hash as `{}`. */
+export function render(variant: Variant, ast: JsonNode, hasher: Hasher = sha256Hex): Rendering {
+  const base = { id: variant.id, language: variant.language, label: variant.label, measured: variant.measured };
+  const notes = new TrapNotes();
+  if (ast.kind === 'literal' && ast.value === null) {
+    notes.hit('null-as-absent', 'null → {}');
+    return { ...base, text: '{}', argsHash: hashText('{}', hasher), traps: notes.list() };
+  }
+  try {
+    const text = encodeAs(variant.style, ast, notes);
+    return { ...base, text, argsHash: hashText(text, hasher), traps: notes.list() };
+  } catch (error) {
+    if (!(error instanceof EncodeFailure)) throw error;
+    return { ...base, text: null, argsHash: UNHASHABLE, traps: notes.list(), failure: error.message };
+  }
+}
+
+/** Each language's default encoder on `ast`, in `LANGUAGES` order. */
+export function renderLanguages(ast: JsonNode, hasher: Hasher = sha256Hex): Record<Language, Rendering> {
+  const out = {} as Record<Language, Rendering>;
+  for (const language of LANGUAGES) out[language] = render(DEFAULT_VARIANTS[language], ast, hasher);
+  return out;
+}
+
+/** The TypeScript baselines: RFC 8785 itself, and the two usual ways a port gets it wrong. */
+function baselines(ast: JsonNode, hasher: Hasher): Rendering[] {
+  const value = toValue(ast);
+  let canonical: string | null = null;
+  let failure = '';
+  try {
+    canonical = canonicalize(value);
+  } catch (error) {
+    if (!(error instanceof UnrepresentableError)) throw error;
+    failure = error.message;
+  }
+  const ts = { language: 'ts' as const, measured: true };
+  const unsorted = canonical === null ? null : JSON.stringify(value);
+  return [
+    {
+      ...ts,
+      id: 'ts',
+      label: 'RFC 8785 canonical form (the TypeScript SDK)',
+      text: canonical,
+      argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hasher),
+      traps: [],
+      ...(canonical === null ? { failure } : {}),
+    },
+    {
+      ...ts,
+      id: 'ts-unsorted',
+      label: 'JSON.stringify(args) without sorting keys',
+      text: unsorted,
+      argsHash: unsorted === null ? UNHASHABLE : hashText(unsorted, hasher),
+      traps: [{ trap: 'key-order-insertion', example: 'keys as JSON.parse left them' }],
+    },
+    {
+      ...ts,
+      id: 'absent',
+      label: 'no arguments at all: the hash of {}',
+      text: '{}',
+      argsHash: hashText('{}', hasher),
+      traps: [{ trap: 'null-as-absent', example: 'arguments dropped → {}' }],
+    },
+  ];
+}
+
+/** Which encoders reproduce a hash, and the one-line answer to show. */
+export interface Explanation {
+  /** The hash as given. */
+  hash: string;
+  /** The RFC 8785 rendering: what a correct SDK sends. */
+  canonical: Rendering;
+  /** Whether the given hash is the canonical one. */
+  correct: boolean;
+  /** Every modelled encoder whose hash agrees with the given one, most specific first. */
+  matches: Rendering[];
+  /** One sentence: the verdict. */
+  summary: string;
+}
+
+/**
+ * Which encoder produced `hash` for `input` (a JSON text, or a parsed tree). Hashes are
+ * compared on the shorter length, as SDKs may send 4–64 hex digits.
+ * @throws {JsonSyntaxError} when `input` is text that is not JSON.
+ */
+export function explainHash(input: string | JsonNode, hash: string, hasher: Hasher = sha256Hex): Explanation {
+  const ast = typeof input === 'string' ? parseJson(input).ast : input;
+  const given = hash.trim().toLowerCase();
+  const [canonical, ...others] = baselines(ast, hasher);
+  const renderings = [...VARIANTS.map((v) => render(v, ast, hasher)), ...others];
+  const correct = sameHash(canonical!.argsHash, given);
+  // A variant that merely agrees with the canonical form explains nothing when the hash is wrong.
+  const matches = renderings.filter((r) => sameHash(r.argsHash, given) && (correct || r.text !== canonical!.text));
+  return { hash: given, canonical: canonical!, correct, matches, summary: summarize(given, canonical!, correct, matches) };
+}
+
+function summarize(hash: string, canonical: Rendering, correct: boolean, matches: Rendering[]): string {
+  if (correct && canonical.text === null) {
+    return `${hash}: RFC 8785 cannot hash this input either (${canonical.failure ?? 'unrepresentable'}), so this SDK agrees`;
+  }
+  if (correct) return `${hash} is the canonical hash: this SDK agrees with RFC 8785 on this input`;
+  if (hash === UNHASHABLE) {
+    const failing = matches.filter((m) => m.failure).map((m) => `${m.label} (${m.failure})`);
+    return failing.length > 0
+      ? `000000000000 means the SDK could not hash these arguments; the model has this failing in: ${failing.join('; ')}`
+      : '000000000000 means the SDK could not hash these arguments, though every modelled encoder can';
+  }
+  const best = matches[0];
+  if (best === undefined) {
+    return `no modelled encoder gives ${hash}; the canonical hash is ${canonical.argsHash} (${canonical.text ?? 'unhashable'})`;
+  }
+  const why = best.traps.map((t) => `${TRAPS[t.trap]} (${t.example})`).join('; ');
+  return `this is what ${best.label} gives${why ? `: it ${why}` : ''}`;
+}

@@ -1,0 +1,25 @@
+/**
+ * The bookkeeping shared by the encoders: which traps fired (with the first example of each),
+ * and the failure an encoder raises when its runtime would refuse the input outright.
+ */
+import type { TrapHit, TrapId } from './catalogue.js';
+
+/** Raised when a runtime would refuse the input (parse error, encode error, depth limit). */
+export class EncodeFailure extends Error {
+  override name = 'EncodeFailure';
+}
+
+/** Collects trap hits while one variant encodes one input; keeps the first example of each. */
+export class TrapNotes {
+  private readonly seen = new Map<TrapId, string>();
+
+  /** Records that `trap` changed the output, with a short example of how. */
+  hit(trap: TrapId, example: string): void {
+    if (!this.seen.has(trap)) this.seen.set(trap, example);
+  }
+
+  /** The traps hit so far, in the order they first fired. */
+  list(): TrapHit[] {
+    return [...this.seen].map(([trap, example]) => ({ trap, example }));
+  }
+}
