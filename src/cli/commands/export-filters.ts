@@ -8,6 +8,7 @@ import { parseFilter } from '../../server/api/router.js';
 import { ApiError } from '../../server/api/types.js';
 import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../store/types.js';
+import { MIGRATIONS } from '../../store/migrations/index.js';
 import { UsageError } from '../io.js';
 import { openDbForCli } from '../open-db.js';
 
@@ -47,10 +48,20 @@ export function filterFromFlags(
   }
 }
 
-/** Opens a database that must already exist, read-only; a missing file is one clear line. */
+/**
+ * Opens a database that must already exist, read-only (readers never take the instance lock:
+ * WAL lets them read while a dashboard writes). A file from an older version is migrated
+ * first — moved forward, never wiped — since the queries expect the current schema.
+ * A missing file is one clear line.
+ */
 export function openExisting(path: string): Store {
   if (path !== ':memory:' && !existsSync(path)) {
     throw new UsageError(`no database at ${path} — pass --db with the file the dashboard uses`);
   }
+  const store = openDbForCli(path, { readonly: true });
+  const version = store.db.pragma('user_version', { simple: true }) as number;
+  if (version >= (MIGRATIONS.at(-1)?.version ?? 0)) return store;
+  store.close();
+  openDbForCli(path).close();
   return openDbForCli(path, { readonly: true });
 }

@@ -5,6 +5,7 @@
 import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../store/types.js';
 import { exportJsonl, type ExportCounts } from './export-jsonl.js';
+import { loadSummary, summaryCsv, summaryMarkdown } from './export-summary.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'md'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -25,8 +26,10 @@ export function exportBody(
   switch (format) {
     case 'jsonl':
       return { contentType: CONTENT_TYPES.jsonl, body: exportJsonl(store, filter, counts) };
-    default:
-      throw new Error(`format ${format} is not available yet`);
+    case 'csv':
+      return { contentType: CONTENT_TYPES.csv, body: [summaryCsv(loadSummary(store, filter))] };
+    case 'md':
+      return { contentType: CONTENT_TYPES.md, body: [summaryMarkdown(loadSummary(store, filter))] };
   }
 }
 

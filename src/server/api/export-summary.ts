@@ -1,0 +1,155 @@
+/**
+ * The summary as files: CSV (one row per tool) and a markdown report. The numbers come from the
+ * metrics routes' own handlers — the same code `/api/summary` and `/api/insights` run — so a
+ * file can never disagree with the dashboard.
+ */
+import type { Insight, Summary, ToolSummary } from '../../metrics/report.js';
+import type { Store } from '../../store/index.js';
+import type { CallFilter } from '../../store/types.js';
+import { metricsRoutes } from './metrics-routes.js';
+import { VERSION } from '../version.js';
+import type { ApiContext, RouteMap } from './types.js';
+
+/** What the summary files show. */
+export interface SummaryReport {
+  summary: Summary & { filter: Record<string, string | number | null> };
+  insights: Insight[];
+}
+
+function call<T>(routes: RouteMap, key: keyof RouteMap, ctx: ApiContext): T {
+  const handler = routes[key];
+  if (!handler) throw new Error(`the metrics engine has no route ${key}`);
+  return handler(ctx) as T;
+}
+
+/** Runs the summary and insights handlers over `store` for `filter`. */
+export function loadSummary(store: Store, filter: CallFilter): SummaryReport {
+  const ctx: ApiContext = {
+    store,
+    filter,
+    query: new URLSearchParams(),
+    params: {},
+    body: undefined,
+    server: {
+      endpoint: '',
+      addresses: [],
+      port: 0,
+      dbPath: store.path,
+      startedMs: Date.now(),
+      version: VERSION,
+    },
+  };
+  return {
+    summary: call(metricsRoutes, 'GET /api/summary', ctx),
+    insights: call<{ insights: Insight[] }>(metricsRoutes, 'GET /api/insights', ctx).insights,
+  };
+}
+
+const pct = (r: number | null): string => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
+const num = (n: number | null, digits = 0): string =>
+  n === null
+    ? '—'
+    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+const ms = (n: number | null): string => (n === null ? '—' : `${num(n)} ms`);
+
+/** RFC 4180 field: quoted when it holds a comma, quote or line break. */
+function csvField(v: string | number | boolean | null): string {
+  const s = v === null ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const CSV_COLUMNS: [string, (t: ToolSummary) => string | number | boolean | null][] = [
+  ['tool', (t) => t.name],
+  ['registered', (t) => t.registered],
+  ['dead', (t) => t.dead],
+  ['schema_bytes', (t) => t.schema_bytes],
+  ['calls', (t) => t.calls],
+  ['first_call_successes', (t) => t.first_call_successes],
+  ['first_call_success_rate', (t) => t.first_call_success.rate],
+  ['retries', (t) => t.retries],
+  ['repeats', (t) => t.repeats],
+  ['retry_chains', (t) => t.retry_chains],
+  ['ok', (t) => t.outcomes.ok],
+  ['empty', (t) => t.outcomes.empty],
+  ['bad_args', (t) => t.outcomes.bad_args],
+  ['tool_error', (t) => t.outcomes.tool_error],
+  ['crashed', (t) => t.outcomes.crashed],
+  ['error_rate', (t) => t.error_rate],
+  ['empty_rate', (t) => t.empty_rate],
+  ['avg_response_bytes', (t) => t.avg_response_bytes],
+  ['p50_ms', (t) => t.p50_ms],
+  ['p95_ms', (t) => t.p95_ms],
+  ['p99_ms', (t) => t.p99_ms],
+  ['p95_bucket', (t) => t.p95_bucket],
+];
+
+/** One header row, then one row per tool (rates as fractions, empty when there is none). */
+export function summaryCsv({ summary }: SummaryReport): string {
+  const rows = [CSV_COLUMNS.map(([name]) => name).join(',')];
+  for (const t of summary.tools)
+    rows.push(CSV_COLUMNS.map(([, get]) => csvField(get(t))).join(','));
+  return `${rows.join('\r\n')}\r\n`;
+}
+
+/** Escapes what would break a markdown table cell. */
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+function describeFilter(f: Record<string, string | number | null>): string {
+  const parts = Object.entries(f)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${k} ${v}`);
+  return parts.length ? parts.join(', ') : 'everything stored';
+}
+
+/** The summary as a markdown report: totals, outcomes, latency, tools, insights. */
+export function summaryMarkdown(
+  { summary: s, insights }: SummaryReport,
+  title = 'MCPulse report',
+): string {
+  const fcs = s.first_call_success;
+  const o = s.outcomes;
+  const lines = [
+    `# ${title}`,
+    '',
+    `Scope: ${describeFilter(s.filter)}.`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Calls | ${num(s.calls)} in ${num(s.sessions)} sessions from ${num(s.clients)} clients |`,
+    `| First-call success | ${pct(fcs.rate)} (${num(fcs.successes)} of ${num(fcs.calls)}) |`,
+    `| Retries | ${num(s.retries)} calls retried, ${num(s.retry_chains)} retry chains |`,
+    `| Error rate | ${pct(s.error_rate)} (${num(s.errors)} calls) |`,
+    `| Empty rate | ${pct(s.empty_rate)} |`,
+    `| Latency | p50 ${ms(s.latency.p50_ms)}, p95 ${ms(s.latency.p95_ms)}, p99 ${ms(s.latency.p99_ms)} |`,
+    `| Registered tools | ${num(s.registered_tools)} (${num(s.schema_bytes)} schema bytes), ${num(s.dead_tools)} never called, ${num(s.unregistered_tools)} called but not registered |`,
+    '',
+    '## Outcomes',
+    '',
+    '| ok | empty | bad_args | tool_error | crashed |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${num(o.ok)} | ${num(o.empty)} | ${num(o.bad_args)} | ${num(o.tool_error)} | ${num(o.crashed)} |`,
+    '',
+    '## Latency',
+    '',
+    '| < 100 ms | < 500 ms | < 2 s | ≥ 2 s | p95 bucket |',
+    '|---:|---:|---:|---:|---|',
+    `| ${num(s.latency.buckets.under_100)} | ${num(s.latency.buckets.under_500)} | ${num(s.latency.buckets.under_2000)} | ${num(s.latency.buckets.over_2000)} | ${s.latency.p95_bucket ?? '—'} |`,
+    '',
+    '## Tools',
+    '',
+    '| Tool | Calls | First-call success | Retries | ok | empty | bad_args | tool_error | crashed | Avg response | p95 | Schema |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...s.tools.map(
+      (t) =>
+        `| ${cell(t.name)}${t.dead ? ' (never called)' : t.registered ? '' : ' (not registered)'} | ${num(t.calls)} | ${pct(t.first_call_success.rate)} | ${num(t.retries)} | ${num(t.outcomes.ok)} | ${num(t.outcomes.empty)} | ${num(t.outcomes.bad_args)} | ${num(t.outcomes.tool_error)} | ${num(t.outcomes.crashed)} | ${num(t.avg_response_bytes)} | ${ms(t.p95_ms)} | ${t.schema_bytes === null ? '—' : num(t.schema_bytes)} |`,
+    ),
+    '',
+    '## Insights',
+    '',
+    ...(insights.length
+      ? insights.map((i) => `- **${i.severity}** ${cell(i.message)}`)
+      : ['None.']),
+    '',
+  ];
+  return lines.join('\n');
+}
