@@ -1,223 +1,221 @@
 /**
- * Shapes of the metrics API (src/server/api/metrics-routes.ts, docs/api.md "Metrics routes").
- * `/api/summary` is a fixed contract (issue 4); the rest follow the metrics engine's building
- * blocks in src/metrics. Pages read only these types, so adapting to the API is one file.
+ * Shapes of the metrics API (src/server/api/metrics-routes.ts; docs/api.md "Metrics routes").
+ * The building blocks are the metrics engine's own browser-safe types, imported type-only so
+ * a change there shows up here as a type error; route envelopes are restated below. Pages read
+ * only this file, so adapting to the API is one place.
  */
-import type { OutcomeKey } from './core-types';
+import type {
+  CallView,
+  ChainView,
+  CostSummary,
+  Insight,
+  LatencySummary,
+  SizeBucketCount,
+  Summary,
+  ToolBreakdown,
+  ToolSummary,
+} from '../../../src/metrics/report';
+import type { FirstCallSuccess, OutcomeCounts } from '../../../src/metrics/aggregate';
+import type { LinkKind } from '../../../src/metrics/links';
 
-export type OutcomeCounts = Record<OutcomeKey, number>;
+export type {
+  CallView,
+  CostSummary,
+  FirstCallSuccess,
+  Insight,
+  LatencySummary,
+  LinkKind,
+  OutcomeCounts,
+  SizeBucketCount,
+  Summary,
+  ToolBreakdown,
+  ToolSummary,
+};
 
-export interface FirstCallSuccess {
-  rate: number | null;
-  successes: number;
-  calls: number;
-}
+/** A chain as the session detail sends it (without its calls, which are listed beside it). */
+export type Chain = Omit<ChainView, 'calls'>;
+export type { ChainView };
 
-export interface LatencySummary {
-  p50_ms: number | null;
-  p95_ms: number | null;
-  p99_ms: number | null;
-  p95_bucket: string | null;
-  buckets: { under_100: number; under_500: number; under_2000: number; over_2000: number };
-}
-
-export interface ToolSummary {
-  name: string;
-  registered: boolean;
-  schema_bytes: number | null;
-  calls: number;
-  first_call_successes: number;
-  retries: number;
-  outcomes: OutcomeCounts;
-  avg_response_bytes: number | null;
-  p95_ms: number | null;
-  dead: boolean;
-  avg_ms?: number | null;
-  p50_ms?: number | null;
-  first_call_success?: FirstCallSuccess;
-  response_units?: number;
-  retry_chains?: number;
-  heavy?: boolean;
-  slow_calls?: number;
-}
-
-export interface Summary {
-  calls: number;
-  sessions: number;
-  retries: number;
-  retry_chains: number;
-  first_call_success: FirstCallSuccess;
-  outcomes: OutcomeCounts;
-  latency: LatencySummary;
-  tools: ToolSummary[];
-  error_rate?: number | null;
-  empty_rate?: number | null;
-  response_units?: number;
-  tokens?: number;
-  cost_usd?: number;
-  cost_per_session_usd?: number | null;
-  schema_units?: number;
-  usd_per_million_tokens?: number;
-}
+export type Severity = Insight['severity'];
 
 export interface TimePoint {
-  /** Bucket start, epoch ms. */
-  t: number;
+  start_ms: number;
+  start: string;
   calls: number;
   first_call_success: FirstCallSuccess;
   outcomes: OutcomeCounts;
+  errors: number;
+  retries: number;
+  response_units: number;
+  cost_usd: number;
   p95_ms: number | null;
-  cost_usd?: number;
-  sessions?: number;
+  sessions_started: number;
 }
 
 export interface Timeseries {
-  bucket: 'hour' | 'day' | string;
-  bucket_ms: number;
+  bucket: 'hour' | 'day';
+  width_ms: number;
+  tz: number;
+  from: string | null;
+  to: string | null;
   points: TimePoint[];
 }
 
-export interface SessionRow {
-  session_id: string;
-  project_id?: number;
+/** One row of `GET /api/sessions`. */
+export interface SessionView {
+  id: string;
+  project_id: number;
   clients: string[];
-  first_ms: number;
-  last_ms: number;
+  first_seen_ms: number;
+  last_seen_ms: number;
   duration_ms: number;
   calls: number;
   outcomes: OutcomeCounts;
+  errors: number;
+  error_rate: number | null;
   first_call_success: FirstCallSuccess;
-  retries: number;
-  retry_chains?: number;
-  response_units: number;
-  tokens?: number;
-  cost_usd?: number;
-  schema_units?: number | null;
-  tools?: number;
-}
-
-export interface SessionList {
-  sessions: SessionRow[];
-  total: number;
-}
-
-/** How a call relates to the next same-tool call in its session. */
-export type LinkKind = 'none' | 'retry' | 'repeat' | 'unknown';
-
-/** One call of a session with the facts that explain its first-call success. */
-export interface SessionCall {
-  id: number;
-  session_id: string;
-  client_name: string;
-  tool_name: string;
-  started_at: string;
-  started_ms: number;
-  duration_ms: number;
-  outcome: 'ok' | 'bad_args' | 'tool_error' | 'crashed';
-  is_empty: boolean;
-  response_bytes: number;
-  args_hash: string;
-  /** Link to the next same-tool call. */
-  link: LinkKind;
-  /** Link from the previous same-tool call (`retry` = this call is a retry). */
-  prev_link: LinkKind;
-  first_call_success: boolean;
-  /** Id of the retry chain this call belongs to, if any. */
-  chain_id: number | null;
-}
-
-export interface ChainLink {
-  from: number;
-  to: number;
-  kind: LinkKind;
-  gap_ms: number;
-}
-
-export interface Chain {
-  id: number;
-  session_id: string;
-  tool: string;
-  started_ms: number;
-  last_started_ms: number;
-  ended_ms: number;
-  call_count: number;
-  call_ids: number[];
-  links: ChainLink[];
   retries: number;
   repeats: number;
   unknown_links: number;
-  resolved: boolean;
-  final_outcome: OutcomeKey;
+  retry_chains: number;
+  slow_calls: number;
+  avg_ms: number | null;
+  response_units: number;
+  response_tokens: number;
+  schema_bytes: number | null;
+  schema_tokens: number;
+  tokens: number;
+  cost_usd: number;
+}
+
+export type SessionSort =
+  | 'last_seen'
+  | 'first_seen'
+  | 'duration'
+  | 'calls'
+  | 'first_call_success'
+  | 'retries'
+  | 'chains'
+  | 'errors'
+  | 'units'
+  | 'cost';
+
+export interface SessionPage {
+  total: number;
+  offset: number;
+  limit: number;
+  sessions: SessionView[];
+}
+
+export interface SessionStartup {
+  id: number;
+  client_name: string;
+  received_ms: number;
+  schema_bytes: number;
+  tools: { name: string; schema_bytes: number }[];
 }
 
 export interface SessionDetail {
-  session: SessionRow;
-  calls: SessionCall[];
+  session: SessionView;
+  startups: SessionStartup[];
+  latency: LatencySummary;
+  tools: ToolBreakdown[];
   chains: Chain[];
+  calls: CallView[];
 }
 
-export interface SizeBucket {
-  bucket: number;
-  label: string;
-  min: number;
-  max: number | null;
-  count: number;
-  units: number;
+export interface CompareResult {
+  a: { session: SessionView; latency: LatencySummary; chains: number };
+  b: { session: SessionView; latency: LatencySummary; chains: number };
+  tools: { tool: string; a: ToolBreakdown | null; b: ToolBreakdown | null }[];
 }
 
-export interface Sizes {
-  response: SizeBucket[];
-  schema: SizeBucket[];
-  response_units: number;
-  avg_response_units: number | null;
-  schema_units: number;
-  tokens: number;
-  cost_usd: number;
-  usd_per_million_tokens: number;
-  tools: {
-    name: string;
-    calls: number;
-    avg_response_units: number | null;
-    max_response_units?: number | null;
+export interface ToolDetail {
+  tool: ToolSummary;
+  insights: Insight[];
+  latency: LatencySummary & { histogram: SizeBucketCount[] };
+  sizes: {
+    histogram: SizeBucketCount[];
     response_units: number;
+    avg_response_units: number | null;
+    response_tokens: number;
+    response_cost_usd: number;
     schema_bytes: number | null;
-    cost_usd?: number;
+    schema_tokens: number | null;
+    schema_cost_per_session_usd: number | null;
+  };
+  chains: { total: number; resolved: number; unresolved: number; recent: ChainView[] };
+  pairs: {
+    outgoing: { tool: string; count: number }[];
+    incoming: { tool: string; count: number }[];
+  };
+  clients: {
+    client: string;
+    calls: number;
+    first_call_success: FirstCallSuccess;
+    outcomes: OutcomeCounts;
   }[];
+  usd_per_million_tokens: number;
 }
 
-export type Severity = 'high' | 'medium' | 'low';
-
-export interface Insight {
-  id: string;
-  kind: 'low_first_call_success' | 'empty_results' | 'slow_calls' | 'heavy_payload' | 'dead_tool';
-  severity: Severity;
-  tool: string;
-  value: number | null;
-  threshold: number | null;
-  calls: number;
-  size: number;
-  message: string;
+export interface SizesReport {
+  response: {
+    calls: number;
+    units: number;
+    avg_units: number | null;
+    tokens: number;
+    cost_usd: number;
+    histogram: SizeBucketCount[];
+    tools: {
+      tool: string;
+      calls: number;
+      units: number;
+      avg_units: number | null;
+      tokens: number;
+      cost_usd: number;
+      heavy: boolean;
+      histogram: SizeBucketCount[];
+    }[];
+  };
+  schema: {
+    registered_tools: number;
+    bytes: number;
+    tokens: number;
+    cost_per_session_usd: number;
+    histogram: SizeBucketCount[];
+    tools: {
+      name: string;
+      schema_bytes: number;
+      tokens: number;
+      cost_per_session_usd: number;
+      share: number | null;
+    }[];
+  };
+  cost: CostSummary;
 }
 
 export interface ClientRow {
-  name: string;
+  client: string;
   calls: number;
+  share: number | null;
   sessions: number;
   first_call_success: FirstCallSuccess;
-  outcomes?: OutcomeCounts;
+  outcomes: OutcomeCounts;
+  error_rate: number | null;
+  retries: number;
+  retry_chains: number;
+  avg_response_units: number | null;
+  avg_ms: number | null;
 }
 
 export interface Pair {
   from: string;
   to: string;
   count: number;
+  share: number | null;
 }
 
-export interface ToolDetail {
-  tool: ToolSummary;
-  latency: LatencySummary;
-  response_sizes: SizeBucket[];
-  chains: Chain[];
-  pairs: { before: Pair[]; after: Pair[] } | Pair[];
-  timeseries?: TimePoint[];
+export interface CallPage {
+  calls: CallView[];
+  next_cursor: string | null;
 }

@@ -21,7 +21,7 @@ export function CallsOverTime({
   bucketMs: number;
   height?: number;
 }) {
-  const data = points.map((p) => ({ t: p.t, ...p.outcomes }));
+  const data = points.map((p) => ({ t: p.start_ms, ...p.outcomes }));
   return (
     <div className="chart" data-testid="calls-over-time">
       <ResponsiveContainer width="100%" height={height}>

@@ -19,6 +19,14 @@ import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { ClientsTable, PairsList } from './OverviewTables';
 import './overview.css';
 
+/** The hosted p95 label → the latency bucket whose calls it summarises. */
+const P95_BUCKET_KEY: Record<string, string> = {
+  '100ms': 'under_100',
+  '500ms': 'under_500',
+  '2s': 'under_2000',
+  '>2s': 'over_2000',
+};
+
 export function OverviewPage() {
   const { filters, link } = useFilters();
   const { hasData } = useAppData();
@@ -55,7 +63,7 @@ export function OverviewPage() {
           label="Calls"
           value={fmtInt(s.calls)}
           href={link('/calls')}
-          sub={`error rate ${fmtPct(s.error_rate ?? errorRate(s))}`}
+          sub={`error rate ${fmtPct(s.error_rate)}`}
           trend={points.map((p) => p.calls)}
         />
         <StatCard
@@ -63,7 +71,7 @@ export function OverviewPage() {
           label="First-call success"
           value={fmtPct(fcs.rate)}
           tone={fcsTone}
-          href={link('/calls', { fcs: 0 })}
+          href={link('/calls', { first_call_success: 'false' })}
           sub={`${fmtInt(fcs.successes)} of ${fmtInt(fcs.calls)} calls`}
           trend={points.map((p) => p.first_call_success.rate)}
         />
@@ -71,16 +79,16 @@ export function OverviewPage() {
           testId="card-p95"
           label="p95 latency"
           value={fmtMs(s.latency.p95_ms)}
-          href={link('/calls', { sort: 'duration' })}
+          href={link('/calls', { latency: P95_BUCKET_KEY[s.latency.p95_bucket ?? ''] })}
           sub={`p50 ${fmtMs(s.latency.p50_ms)} · hosted bucket ${s.latency.p95_bucket ?? '—'}`}
           trend={points.map((p) => p.p95_ms)}
         />
         <StatCard
           testId="card-cost"
           label="Cost per session"
-          value={fmtUsd(s.cost_per_session_usd ?? null)}
-          href={link('/sessions', { sort: 'cost' })}
-          sub={`${fmtUsd(s.cost_usd ?? null)} total · responses + schemas`}
+          value={fmtUsd(s.cost.cost_per_session_usd)}
+          href={link('/sessions', { sort: '-cost' })}
+          sub={`${fmtUsd(s.cost.cost_usd)} total · responses + schemas`}
           trend={points.map((p) => p.cost_usd ?? null)}
         />
       </div>
@@ -88,7 +96,7 @@ export function OverviewPage() {
       <div className="grid overview-row">
         <Panel title="Calls over time" className="span-2">
           {points.length ? (
-            <CallsOverTime points={points} bucketMs={series.data?.bucket_ms ?? 3_600_000} />
+            <CallsOverTime points={points} bucketMs={series.data?.width_ms ?? 3_600_000} />
           ) : series.error ? (
             <div className="muted">{series.error}</div>
           ) : (
@@ -140,10 +148,4 @@ export function OverviewPage() {
       </div>
     </div>
   );
-}
-
-function errorRate(s: Summary): number | null {
-  return s.calls
-    ? (s.outcomes.bad_args + s.outcomes.tool_error + s.outcomes.crashed) / s.calls
-    : null;
 }

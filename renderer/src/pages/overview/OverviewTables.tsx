@@ -25,14 +25,14 @@ export function ClientsTable({ clients }: { clients: ClientRow[] }) {
         </thead>
         <tbody>
           {clients.map((c) => (
-            <tr key={c.name}>
+            <tr key={c.client}>
               <td>
-                <Link href={link('/', { client: c.name })} title={`Filter to ${c.name}`}>
-                  <Name text={c.name} />
+                <Link href={link('/', { client: c.client })} title={`Filter to ${c.client}`}>
+                  <Name text={c.client} />
                 </Link>
               </td>
               <td className="num">
-                <Link href={link('/calls', { client: c.name })}>{fmtInt(c.calls)}</Link>
+                <Link href={link('/calls', { client: c.client })}>{fmtInt(c.calls)}</Link>
               </td>
               <td
                 className="num"

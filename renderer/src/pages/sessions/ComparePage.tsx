@@ -1,7 +1,180 @@
+/**
+ * Two sessions side by side: headline numbers, per-tool calls / outcomes / first-call success
+ * with the difference, and both timelines on one scale and one set of lanes.
+ */
+import { useMemo } from 'react';
+import { OUTCOME_KEYS, type OutcomeKey } from '../../api/core-types';
+import { metricsPaths } from '../../api/metrics';
+import type { CompareResult, SessionDetail } from '../../api/metrics-types';
+import { useFilters } from '../../app/filters';
+import { Link, useLocation } from '../../app/router';
+import { Name } from '../../components/Name';
+import { OutcomeBar } from '../../components/OutcomeBar';
+import { Panel } from '../../components/Panel';
+import { ErrorState, Loading } from '../../components/States';
+import { Timeline } from '../../components/timeline/Timeline';
+import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
+import { useResource } from '../../hooks/useResource';
+import { useSession } from './useSession';
+import './compare.css';
+
 export function ComparePage() {
+  const loc = useLocation();
+  const { filters, link } = useFilters();
+  const idA = loc.params.get('a');
+  const idB = loc.params.get('b');
+  const a = useSession(filters, idA);
+  const b = useSession(filters, idB);
+  const cmp = useResource<CompareResult>(
+    idA && idB ? metricsPaths.compare(filters, idA, idB) : null,
+  );
+  const lanes = useMemo(
+    () => [
+      ...new Set([...(a.data?.calls ?? []), ...(b.data?.calls ?? [])].map((c) => c.tool_name)),
+    ],
+    [a.data, b.data],
+  );
+  if (!loc.params.get('a') || !loc.params.get('b'))
+    return <ErrorState message="Pick two sessions to compare: tick them on the Sessions page." />;
+  const err = a.error ?? b.error;
+  if (err && (!a.data || !b.data)) return <ErrorState message={err} />;
+  if (!a.data || !b.data) return <Loading rows={8} />;
+  const span = Math.max(sessionSpan(a.data), sessionSpan(b.data));
+
   return (
-    <div className="page-head">
-      <h1>ComparePage</h1>
+    <div className="compare-page">
+      <div className="page-head">
+        <Link href={link('/sessions')} className="crumb">
+          Sessions
+        </Link>
+        <span className="faint">/</span>
+        <h1>Compare</h1>
+      </div>
+      <div className="grid cols-2 compare-heads">
+        <SideHead label="A" d={a.data} />
+        <SideHead label="B" d={b.data} />
+      </div>
+      <Panel title="Per tool" flush>
+        <div className="table-wrap">
+          <table className="data" data-testid="compare-tools">
+            <colgroup>
+              <col />
+              <col className="w-n" />
+              <col className="w-n" />
+              <col className="w-mix" />
+              <col className="w-n" />
+              <col className="w-n" />
+              <col className="w-mix" />
+              <col className="w-n" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>Tool</th>
+                <th className="num">A calls</th>
+                <th className="num">A FCS</th>
+                <th>A outcomes</th>
+                <th className="num">B calls</th>
+                <th className="num">B FCS</th>
+                <th>B outcomes</th>
+                <th className="num">Δ FCS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(cmp.data?.tools ?? []).map(({ tool, a: x, b: y }) => {
+                const rx = x?.first_call_success.rate ?? null;
+                const ry = y?.first_call_success.rate ?? null;
+                const delta = rx !== null && ry !== null ? ry - rx : null;
+                return (
+                  <tr key={tool}>
+                    <td>
+                      <Name text={tool} mono />
+                    </td>
+                    <td className="num">{fmtInt(x?.calls ?? 0)}</td>
+                    <td className="num">{fmtPct(rx)}</td>
+                    <td>{x && <OutcomeBar outcomes={x.outcomes} compact />}</td>
+                    <td className="num">{fmtInt(y?.calls ?? 0)}</td>
+                    <td className="num">{fmtPct(ry)}</td>
+                    <td>{y && <OutcomeBar outcomes={y.outcomes} compact />}</td>
+                    <td
+                      className={`num ${delta === null ? '' : delta > 0 ? 'up' : delta < 0 ? 'down' : ''}`}
+                    >
+                      {delta === null
+                        ? '—'
+                        : `${delta > 0 ? '+' : ''}${(delta * 100).toFixed(1)} pt`}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+      <div className="stack compare-timelines">
+        <Panel
+          title={
+            <span>
+              A · <span className="mono">{a.data.session.id}</span>
+            </span>
+          }
+        >
+          <Timeline calls={a.data.calls} chains={a.data.chains} spanMs={span} lanes={lanes} />
+        </Panel>
+        <Panel
+          title={
+            <span>
+              B · <span className="mono">{b.data.session.id}</span>
+            </span>
+          }
+        >
+          <Timeline calls={b.data.calls} chains={b.data.chains} spanMs={span} lanes={lanes} />
+        </Panel>
+      </div>
+    </div>
+  );
+}
+
+function sessionSpan(d: SessionDetail): number {
+  const first = d.calls[0]?.started_ms ?? 0;
+  return Math.max(1, ...d.calls.map((c) => c.started_ms + c.duration_ms - first));
+}
+
+function SideHead({ label, d }: { label: string; d: SessionDetail }) {
+  const { link } = useFilters();
+  const s = d.session;
+  const outcomes = Object.fromEntries(OUTCOME_KEYS.map((k) => [k, s.outcomes[k] ?? 0])) as Record<
+    OutcomeKey,
+    number
+  >;
+  return (
+    <div className="side-head" data-testid={`compare-${label}`}>
+      <div className="side-title">
+        <span className="side-label">{label}</span>
+        <Link href={link('/session', { id: s.id })} className="mono">
+          <Name text={s.id} />
+        </Link>
+        <span className="muted">
+          <Name text={s.clients.join(', ')} />
+        </span>
+      </div>
+      <div className="side-nums">
+        <span>
+          <b>{fmtInt(s.calls)}</b> calls
+        </span>
+        <span>
+          <b>{fmtPct(s.first_call_success.rate)}</b> FCS ({s.first_call_success.successes}/
+          {s.first_call_success.calls})
+        </span>
+        <span>
+          <b>{fmtInt(s.retries)}</b> retried
+        </span>
+        <span>
+          <b>{fmtMs(s.duration_ms)}</b>
+        </span>
+        <span>
+          <b>{fmtUsd(s.cost_usd ?? null)}</b>
+        </span>
+      </div>
+      <OutcomeBar outcomes={outcomes} compact />
     </div>
   );
 }

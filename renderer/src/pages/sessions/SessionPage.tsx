@@ -1,7 +1,155 @@
+/**
+ * One session: its numbers, a timeline of its calls with retry chains drawn as linked groups,
+ * the chains spelled out, and every call with why it is or is not a first-call success.
+ */
+import { useCallback, useMemo } from 'react';
+import { useFilters } from '../../app/filters';
+import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
+import { CopyButton } from '../../components/CopyButton';
+import { Fact } from '../../components/Fact';
+import { Panel } from '../../components/Panel';
+import { ErrorState, Loading, StaleBanner } from '../../components/States';
+import { Timeline } from '../../components/timeline/Timeline';
+import { useListNav } from '../../hooks/useHotkeys';
+import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
+import { ChainList } from './ChainList';
+import { SessionCallsTable } from './SessionCallsTable';
+import { useSession } from './useSession';
+import './session.css';
+
 export function SessionPage() {
+  const loc = useLocation();
+  const { filters, link } = useFilters();
+  const id = loc.params.get('id');
+  const callParam = Number(loc.params.get('call')) || undefined;
+  const res = useSession(filters, id);
+  const calls = useMemo(() => res.data?.calls ?? [], [res.data]);
+  const selectCall = useCallback(
+    (callId: number | undefined) =>
+      navigate(hrefOf('/session', withParams(loc.params, { call: callId })), { replace: true }),
+    [loc.params],
+  );
+  const selectedIndex = calls.findIndex((c) => c.id === callParam);
+  const [, setNav] = useListNav(
+    calls.length,
+    useCallback((i: number) => selectCall(calls[i]?.id), [calls, selectCall]),
+  );
+
+  if (!id) return <ErrorState message="No session given. Pick one on the Sessions page." />;
+  if (res.error && !res.data)
+    return (
+      <ErrorState
+        message={
+          res.error.includes('404') || res.error.toLowerCase().includes('not found')
+            ? `Session ${id} is not in this view. It may belong to another project or time range.`
+            : res.error
+        }
+      />
+    );
+  if (!res.data) return <Loading rows={10} />;
+  const { session, chains } = res.data;
+  const fcs = session.first_call_success;
+
   return (
-    <div className="page-head">
-      <h1>SessionPage</h1>
+    <div className="session-page">
+      <div className="page-head">
+        <Link href={link('/sessions')} className="crumb">
+          Sessions
+        </Link>
+        <span className="faint">/</span>
+        <h1 className="mono session-id" title={session.id}>
+          {session.id}
+        </h1>
+        <CopyButton text={session.id} label="Copy id" />
+        <div className="spacer" />
+        <Link className="btn" href={link('/calls', { session: session.id })}>
+          Raw calls
+        </Link>
+        <Link className="btn" href={link('/sessions', { compare: session.id })}>
+          Compare…
+        </Link>
+      </div>
+      {res.error && <StaleBanner message={res.error} />}
+
+      <div className="facts-strip" data-testid="session-facts">
+        <Fact label="Calls" value={fmtInt(session.calls)} />
+        <Fact
+          label="First-call success"
+          value={fmtPct(fcs.rate)}
+          sub={`${fcs.successes} of ${fcs.calls}`}
+          testId="session-fcs"
+        />
+        <Fact label="Retried calls" value={fmtInt(session.retries)} />
+        <Fact
+          label="Retry chains"
+          value={fmtInt(chains.length)}
+          sub={`${chains.filter((c) => c.resolved).length} resolved`}
+          testId="session-chains"
+        />
+        <Fact
+          label="Duration"
+          value={fmtMs(session.duration_ms)}
+          sub={fmtDateTime(session.first_seen_ms)}
+        />
+        <Fact label="Client" value={session.clients.join(', ') || '—'} />
+        <Fact
+          label="Cost"
+          value={fmtUsd(session.cost_usd ?? null)}
+          sub={session.tokens != null ? `${fmtInt(Math.round(session.tokens))} tokens` : undefined}
+        />
+      </div>
+
+      <Panel title="Timeline" actions={<Legend />}>
+        <Timeline
+          calls={calls}
+          chains={chains}
+          selectedId={callParam}
+          onSelect={(cid) => {
+            selectCall(cid);
+            setNav(calls.findIndex((c) => c.id === cid));
+          }}
+        />
+      </Panel>
+
+      <div className="grid session-lower">
+        <Panel title={`Calls (${calls.length})`} flush>
+          <SessionCallsTable
+            calls={calls}
+            chains={chains}
+            selectedId={callParam}
+            selectedIndex={selectedIndex}
+            onSelect={selectCall}
+          />
+        </Panel>
+        <Panel title={`Retry chains (${chains.length})`} flush>
+          <ChainList chains={chains} calls={calls} onSelectCall={selectCall} />
+        </Panel>
+      </div>
     </div>
+  );
+}
+
+function Legend() {
+  return (
+    <span className="tl-legend">
+      <span>
+        <span className="dot o-ok" /> ok
+      </span>
+      <span>
+        <span className="dot o-empty" /> empty
+      </span>
+      <span>
+        <span className="dot o-bad_args" /> bad args
+      </span>
+      <span>
+        <span className="dot o-tool_error" /> tool error
+      </span>
+      <span>
+        <span className="dot o-crashed" /> crashed
+      </span>
+      <span>
+        <span className="legend-chain" /> retry chain
+      </span>
+    </span>
   );
 }

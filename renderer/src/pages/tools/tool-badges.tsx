@@ -1,64 +1,52 @@
-/** The status badges of a tool, from the same thresholds the insights use. */
+/** A tool's status badges, exactly as the metrics engine assigns them (hosted thresholds). */
 import type { ToolSummary } from '../../api/metrics-types';
-import { HEAVY_PAYLOAD_UNITS, INSIGHT_MIN_CALLS, THRESHOLDS } from '../../lib/thresholds';
 
-export interface BadgeInfo {
-  id: string;
-  label: string;
-  tone: 'ok' | 'warn' | 'danger' | 'info' | '';
-  title: string;
-}
+type Badge = ToolSummary['badges'][number];
 
-export function toolBadges(t: ToolSummary): BadgeInfo[] {
-  const out: BadgeInfo[] = [];
-  if (t.dead) {
-    out.push({
-      id: 'dead',
-      label: 'never used',
-      tone: '',
-      title: 'Registered in the latest startup, no calls in this view',
-    });
-    return out;
-  }
-  if (!t.registered) {
-    out.push({
-      id: 'unregistered',
-      label: 'not registered',
-      tone: 'info',
-      title: 'Called, but not in the latest startup tool list (misspelt name, or removed tool)',
-    });
-  }
-  const rate = t.calls ? t.first_call_successes / t.calls : null;
-  if (rate !== null && t.calls >= INSIGHT_MIN_CALLS && rate < THRESHOLDS.firstCallSuccess.medium) {
-    out.push({
-      id: 'low-fcs',
-      label: 'low first-call',
-      tone: rate < THRESHOLDS.firstCallSuccess.high ? 'danger' : 'warn',
-      title: `First-call success below ${THRESHOLDS.firstCallSuccess.medium * 100}% over ${t.calls} calls`,
-    });
-  }
-  if ((t.avg_response_bytes ?? 0) > HEAVY_PAYLOAD_UNITS) {
-    out.push({
-      id: 'heavy',
-      label: 'heavy payload',
-      tone: (t.avg_response_bytes ?? 0) > THRESHOLDS.avgResponse.high ? 'danger' : 'warn',
-      title: `Average response over ${HEAVY_PAYLOAD_UNITS.toLocaleString('en-US')} units`,
-    });
-  }
-  if (out.length === 0 && t.calls >= INSIGHT_MIN_CALLS)
-    out.push({ id: 'healthy', label: 'healthy', tone: 'ok', title: 'No threshold crossed' });
-  return out;
-}
+const BADGES: Record<Badge, { label: string; tone: string; title: string }> = {
+  never_used: {
+    label: 'never used',
+    tone: '',
+    title: 'Registered in the latest startup, no calls in this view',
+  },
+  unregistered: {
+    label: 'not registered',
+    tone: 'info',
+    title: 'Called, but not in the latest startup tool list (a misspelt or removed tool)',
+  },
+  heavy_payload: {
+    label: 'heavy payload',
+    tone: 'warn',
+    title: 'Average response above 10,000 units (≈2,500 tokens)',
+  },
+  low_first_call: {
+    label: 'low first-call',
+    tone: 'danger',
+    title: 'First-call success below 70% over at least 20 calls',
+  },
+  slow: {
+    label: 'slow',
+    tone: 'warn',
+    title: 'More than 10% of calls took 2 s or more (at least 20 calls)',
+  },
+  empty_results: {
+    label: 'empty results',
+    tone: 'warn',
+    title: 'More than 5% of calls returned empty results (at least 20 calls)',
+  },
+};
 
 export function ToolBadges({ tool }: { tool: ToolSummary }) {
-  const badges = toolBadges(tool);
   return (
     <span className="badges">
-      {badges.map((b) => (
-        <span key={b.id} className={`badge ${b.tone}`} title={b.title} data-badge={b.id}>
-          {b.label}
-        </span>
-      ))}
+      {tool.badges.map((b) => {
+        const info = BADGES[b] ?? { label: b, tone: '', title: b };
+        return (
+          <span key={b} className={`badge ${info.tone}`} title={info.title} data-badge={b}>
+            {info.label}
+          </span>
+        );
+      })}
     </span>
   );
 }
