@@ -12,6 +12,7 @@ import {
   type IngestHandler,
 } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
+import { createRetention, type RetentionOptions } from '../store/retention.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { coreRoutes } from './api/core-routes.js';
 import { exportRoutes } from './api/export-routes.js';
@@ -47,6 +48,8 @@ export interface ServerOptions {
   rendererDir?: string;
   /** Extra API routes (tests, later features). */
   routes?: RouteMap;
+  /** Retention timer options (src/store/retention.ts); `false` turns it off. */
+  retention?: RetentionOptions | false;
 }
 
 /** A running server. */
@@ -211,6 +214,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         body,
         filter,
         server: info,
+        bus,
       });
       if (result instanceof RawResponse) return await sendRaw(res, result);
       sendJson(res, 200, result);
@@ -251,11 +255,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   info.addresses = bound.addresses;
   info.endpoint = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${bound.port}`;
   const servers = bound.servers;
+  const retention =
+    options.retention === false ? undefined : createRetention(store, options.retention);
+  retention?.start();
   return {
     url: info.endpoint,
     info,
     bus,
     close: async () => {
+      retention?.stop();
       await Promise.all(
         servers.map(
           (s) =>

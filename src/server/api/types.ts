@@ -1,3 +1,4 @@
+import type { LiveBus } from '../../ingest/bus.js';
 import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../store/types.js';
 
@@ -14,6 +15,8 @@ export interface ApiContext {
   filter: CallFilter;
   /** Facts about the running server, for the status and setup pages. */
   server: ServerInfo;
+  /** The live bus, for routes that announce a change (clear-all publishes `cleared`). */
+  bus?: LiveBus;
 }
 
 /** Facts about the running listener. */
