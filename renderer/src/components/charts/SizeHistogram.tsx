@@ -38,7 +38,13 @@ export function SizeHistogram({
             ]}
             labelFormatter={(l) => `${String(l)} units`}
           />
-          <Bar dataKey="count" fill={fill} isAnimationActive={false} radius={[2, 2, 0, 0]} />
+          <Bar
+            dataKey="count"
+            fill={fill}
+            isAnimationActive={false}
+            radius={[2, 2, 0, 0]}
+            maxBarSize={56}
+          />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -80,7 +80,7 @@ export function OverviewPage() {
           label="p95 latency"
           value={fmtMs(s.latency.p95_ms)}
           href={link('/calls', { latency: P95_BUCKET_KEY[s.latency.p95_bucket ?? ''] })}
-          sub={`p50 ${fmtMs(s.latency.p50_ms)} · hosted bucket ${s.latency.p95_bucket ?? '—'}`}
+          sub={`p50 ${fmtMs(s.latency.p50_ms)} · bucket ${s.latency.p95_bucket ?? '—'}`}
           trend={points.map((p) => p.p95_ms)}
         />
         <StatCard

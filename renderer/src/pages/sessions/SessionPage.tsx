@@ -111,7 +111,12 @@ export function SessionPage() {
         />
       </Panel>
 
-      <div className="grid session-lower">
+      <div className="stack session-lower">
+        {chains.length > 0 && (
+          <Panel title={`Retry chains (${chains.length})`} flush>
+            <ChainList chains={chains} calls={calls} onSelectCall={selectCall} />
+          </Panel>
+        )}
         <Panel title={`Calls (${calls.length})`} flush>
           <SessionCallsTable
             calls={calls}
@@ -120,9 +125,6 @@ export function SessionPage() {
             selectedIndex={selectedIndex}
             onSelect={selectCall}
           />
-        </Panel>
-        <Panel title={`Retry chains (${chains.length})`} flush>
-          <ChainList chains={chains} calls={calls} onSelectCall={selectCall} />
         </Panel>
       </div>
     </div>
