@@ -3,7 +3,7 @@
  * filters plus metric conditions the server applies exactly (`outcome`, `first_call_success`,
  * `retried`, `latency`, `chain`, `session`), newest first, a page at a time.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/core-types';
 import { describeError, getJson } from '../../api/http';
 import { metricsPaths } from '../../api/metrics';
@@ -55,7 +55,8 @@ export function CallsPage() {
     cursor: null,
   });
   const extra = more.path === path ? more : { path, calls: [], cursor: null };
-  const rows = [...(first.data?.calls ?? []), ...extra.calls];
+  const extraCalls = extra.calls;
+  const rows = useMemo(() => [...(first.data?.calls ?? []), ...extraCalls], [first.data, extraCalls]);
   const cursor = extra.calls.length ? extra.cursor : (first.data?.next_cursor ?? null);
 
   const loadMore = (): void => {

@@ -2,7 +2,7 @@
  * Ingest log: every request received and every item dropped, with production's reason — what
  * the hosted API would have thrown away silently, made visible.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { corePaths } from '../../api/core';
 import type { Batch, Rejection } from '../../api/core-types';
 import { useFilters } from '../../app/filters';
@@ -23,7 +23,7 @@ export function IngestPage() {
   const rejections = useResource<{ rejections: Rejection[] }>(
     corePaths.rejections(filters, 500, batchId),
   );
-  const rows = batches.data?.batches ?? [];
+  const rows = useMemo(() => batches.data?.batches ?? [], [batches.data]);
   const open = useCallback((i: number) => setBatchId(rows[i]?.id), [rows]);
   const [selected, setSelected] = useListNav(rows.length, open);
 
