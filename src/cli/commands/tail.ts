@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { RETRY_WINDOW_MS } from '../../metrics/constants.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../open-db.js';
@@ -79,26 +80,51 @@ const matches = (c: TailCall, f: Filters): boolean =>
   (f.client === undefined || c.client_name === f.client) &&
   (f.outcomes === null || f.outcomes.has(outcomeLabel(c)));
 
-/** The last `n` matching calls from the database, oldest first; [] when there is no database. */
-function backlog(dbPath: string, n: number, f: Filters, io: CliIO): TailCall[] {
-  if (n === 0) return [];
+/**
+ * The last `n` matching calls from the database, oldest first, plus the calls of the 30 s
+ * before them — context, so the first backlog lines get their retry marks right too.
+ */
+function backlog(
+  dbPath: string,
+  n: number,
+  f: Filters,
+  io: CliIO,
+): { context: TailCall[]; rows: TailCall[] } {
+  if (n === 0) return { context: [], rows: [] };
   if (!existsSync(dbPath)) {
     io.stderr.write(`tail: no database at ${dbPath} yet — nothing to show for --last\n`);
-    return [];
+    return { context: [], rows: [] };
   }
   const store = openDbForCli(dbPath, { readonly: true });
   try {
     const projectId =
       f.project === undefined ? undefined : (store.read.resolveProject(f.project) ?? -1);
     // The session filter is a prefix, so it is applied here rather than in SQL.
-    const rows = store.read.calls(
-      { projectId, tool: f.tool, client: f.client },
-      { order: 'desc', limit: f.session === undefined && f.outcomes === null ? n : 10_000 },
-    );
-    return rows
+    const rows = store.read
+      .calls(
+        { projectId, tool: f.tool, client: f.client },
+        { order: 'desc', limit: f.session === undefined && f.outcomes === null ? n : 10_000 },
+      )
       .filter((c) => matches(c, f))
       .slice(0, n)
       .reverse();
+    const first = rows[0];
+    if (!first) return { context: [], rows };
+    const shown = new Set(rows.map((r) => r.id));
+    // Not narrowed by client: the previous call of a tool may come from another client of
+    // the same session.
+    const context = store.read
+      .calls(
+        {
+          projectId,
+          tool: f.tool,
+          from: first.started_ms - RETRY_WINDOW_MS,
+          to: first.started_ms + 1,
+        },
+        { limit: 10_000 },
+      )
+      .filter((c) => !shown.has(c.id));
+    return { context, rows };
   } finally {
     store.close();
   }
@@ -155,7 +181,9 @@ export const command: Command = {
 
     if (!json) io.stdout.write(`${HEADER}\n`);
     try {
-      for (const call of backlog(dbPath, last, filters, io)) print(call);
+      const { context, rows } = backlog(dbPath, last, filters, io);
+      for (const call of context) marker.mark(call);
+      for (const call of rows) print(call);
     } catch (error) {
       if (error instanceof DatabaseOpenError) {
         io.stderr.write(`tail: ${error.message}\n`);
