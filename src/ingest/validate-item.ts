@@ -60,6 +60,17 @@ export function snapshotItem(item: unknown): { item: string; truncated: boolean 
     : { item: text, truncated: false };
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A string as the database will hold it. SQLite stores UTF-8, which has no lone surrogates
+ * (`"\ud800"` is valid JSON), so the driver writes U+FFFD for them; doing it here keeps what
+ * is stored, what is published live and what the derived-facts maintainer looks up the same
+ * string — a session id that differed between memory and disk failed the whole batch.
+ */
+export const wellFormed = (s: string): string =>
+  /[\ud800-\udfff]/.test(s) ? s.replace(LONE_SURROGATE, '\ufffd') : s;
+
 function reject(index: number, item: unknown, reason: string): ItemVerdict {
   return { kind: 'rejected', rejection: { index, reason, ...snapshotItem(item) } };
 }
@@ -74,7 +85,10 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
     if (!parsed.success) return reject(index, item, describeZodError(parsed.error));
     const raw = item as Record<string, unknown>;
     const payload = parsed.data;
+    payload.session_id = wellFormed(payload.session_id);
+    payload.client_name = wellFormed(payload.client_name);
     if (payload.type === 'startup') {
+      for (const tool of payload.tools) tool.name = wellFormed(tool.name);
       const rawTools = Array.isArray(raw.tools) ? (raw.tools as Record<string, unknown>[]) : [];
       return {
         kind: 'startup',
@@ -87,6 +101,7 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
         },
       };
     }
+    payload.tool_name = wellFormed(payload.tool_name);
     const startedMs = parseTimestamp(payload.started_at);
     if (startedMs === null) return reject(index, item, 'started_at: Invalid datetime');
     return {
