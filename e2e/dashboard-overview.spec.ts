@@ -8,7 +8,10 @@ import { guardConsole, projectOf, shootBoth } from './ui-helpers.js';
 const KEY = 'mp_live_overview_e2e';
 const PROJECT = projectOf(KEY);
 
-test('the worked example reads right on the overview, and its numbers open their calls', async ({ page, devtools }) => {
+test('the worked example reads right on the overview, and its numbers open their calls', async ({
+  page,
+  devtools,
+}) => {
   const console = guardConsole(page);
   expect((await devtools.ingestCapture('ts-sdk-exercise', KEY)).status).toBe(202);
   await page.goto(`${devtools.url}/?project=${PROJECT}`);
@@ -17,13 +20,17 @@ test('the worked example reads right on the overview, and its numbers open their
   await expect(page.getByTestId('card-fcs')).toContainText('28.6%');
   await expect(page.getByTestId('card-fcs')).toContainText('2 of 7 calls');
   await expect(page.getByTestId('card-p95')).toContainText('3.00 s');
-  await expect(page.getByTestId('overview-sub')).toHaveText('1 session · 2 retried calls in 1 retry chain');
+  await expect(page.getByTestId('overview-sub')).toHaveText(
+    '1 session · 2 retried calls in 1 retry chain',
+  );
   const outcomes = { ok: '3', empty: '1', bad_args: '1', tool_error: '1', crashed: '1' };
   for (const [k, n] of Object.entries(outcomes)) {
     await expect(page.locator(`[data-outcome="${k}"] .obar-n`)).toHaveText(n);
   }
   await expect(page.getByTestId('latency-p95')).toContainText('3.00 s');
-  await expect(page.getByTestId('insights')).toContainText('dead_tool is registered but was never called');
+  await expect(page.getByTestId('insights')).toContainText(
+    'dead_tool is registered but was never called',
+  );
   await expect(page.getByTestId('clients')).toContainText('mcpulse-exercise');
   await shootBoth(page, 'overview');
 
@@ -44,7 +51,9 @@ test('the worked example reads right on the overview, and its numbers open their
   console.check();
 });
 
-test('before the first payload every page points to Setup, which shows the real endpoint', async ({ page }) => {
+test('before the first payload every page points to Setup, which shows the real endpoint', async ({
+  page,
+}) => {
   const { server, stop } = await startDevtools();
   try {
     const console = guardConsole(page);
@@ -59,7 +68,17 @@ test('before the first payload every page points to Setup, which shows the real 
     await expect(page).toHaveURL(/\/setup/);
     await expect(page.getByTestId('endpoint-url')).toHaveText(server.url);
     await expect(page.getByTestId('first-payload')).toHaveText('No payload received yet');
-    for (const lang of ['TypeScript', 'Python', 'Go', 'Java / Kotlin', '.NET', 'Rust', 'Ruby', 'PHP', 'Swift']) {
+    for (const lang of [
+      'TypeScript',
+      'Python',
+      'Go',
+      'Java / Kotlin',
+      '.NET',
+      'Rust',
+      'Ruby',
+      'PHP',
+      'Swift',
+    ]) {
       await page.getByRole('tab', { name: lang }).click();
       await expect(page.getByRole('tabpanel')).toContainText(`MCPULSE_ENDPOINT`);
       await expect(page.getByRole('tabpanel')).toContainText(server.url);

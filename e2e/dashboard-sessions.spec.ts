@@ -4,12 +4,23 @@
  * sessions in a virtualized list.
  */
 import { expect, test } from './server.js';
-import { call, guardConsole, ingestAll, projectOf, sessionId, shootBoth, startup } from './ui-helpers.js';
+import {
+  call,
+  guardConsole,
+  ingestAll,
+  projectOf,
+  sessionId,
+  shootBoth,
+  startup,
+} from './ui-helpers.js';
 
 const KEY = 'mp_live_sessions_e2e';
 const PROJECT = projectOf(KEY);
 
-test('the worked session: timeline, one resolved chain of 3, and the reason for every call', async ({ page, devtools }) => {
+test('the worked session: timeline, one resolved chain of 3, and the reason for every call', async ({
+  page,
+  devtools,
+}) => {
   const console = guardConsole(page);
   expect((await devtools.ingestCapture('ts-sdk-exercise', KEY)).status).toBe(202);
   await page.goto(`${devtools.url}/sessions?project=${PROJECT}`);
@@ -63,11 +74,32 @@ test('search with /, and compare two sessions side by side', async ({ page, devt
   await ingestAll(
     devtools,
     [
-      startup(a, [['search', 300], ['fetch', 200]], 'client-a'),
-      call({ session: a, tool: 'search', at: t0, outcome: 'bad_args', hash: '111111111111', client: 'client-a' }),
+      startup(
+        a,
+        [
+          ['search', 300],
+          ['fetch', 200],
+        ],
+        'client-a',
+      ),
+      call({
+        session: a,
+        tool: 'search',
+        at: t0,
+        outcome: 'bad_args',
+        hash: '111111111111',
+        client: 'client-a',
+      }),
       call({ session: a, tool: 'search', at: t0 + 500, hash: '222222222222', client: 'client-a' }),
       call({ session: a, tool: 'fetch', at: t0 + 900, client: 'client-a' }),
-      startup(b, [['search', 300], ['fetch', 200]], 'client-b'),
+      startup(
+        b,
+        [
+          ['search', 300],
+          ['fetch', 200],
+        ],
+        'client-b',
+      ),
       call({ session: b, tool: 'search', at: t0 + 5000, client: 'client-b' }),
       call({ session: b, tool: 'fetch', at: t0 + 5300, outcome: 'tool_error', client: 'client-b' }),
     ],
@@ -88,7 +120,9 @@ test('search with /, and compare two sessions side by side', async ({ page, devt
   await expect(page.getByTestId('compare-B')).toContainText('50.0% FCS (1/2)');
   const search = page.getByTestId('compare-tools').locator('tr', { hasText: 'search' });
   await expect(search).toContainText('+50.0 pt');
-  await expect(page.getByTestId('compare-tools').locator('tr', { hasText: 'fetch' })).toContainText('-100.0 pt');
+  await expect(page.getByTestId('compare-tools').locator('tr', { hasText: 'fetch' })).toContainText(
+    '-100.0 pt',
+  );
   await expect(page.getByTestId('compare-tools').locator('tbody tr')).toHaveCount(2);
   await shootBoth(page, 'compare');
   console.check();
@@ -100,7 +134,12 @@ test('10,000 sessions scroll in a virtualized list', async ({ page, devtools }) 
   const key = 'mp_live_bulk_sessions';
   const t0 = Date.parse('2026-11-30T00:00:00Z');
   const payloads = Array.from({ length: 10_000 }, (_, i) =>
-    call({ session: sessionId(i + 1), tool: `tool_${i % 40}`, at: t0 + i * 1000, outcome: i % 7 === 0 ? 'tool_error' : 'ok' }),
+    call({
+      session: sessionId(i + 1),
+      tool: `tool_${i % 40}`,
+      at: t0 + i * 1000,
+      outcome: i % 7 === 0 ? 'tool_error' : 'ok',
+    }),
   );
   await ingestAll(devtools, payloads, key);
   await page.goto(`${devtools.url}/sessions?project=${projectOf(key)}`);

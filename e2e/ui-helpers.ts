@@ -10,7 +10,8 @@ import type { DevtoolsServer } from './server.js';
 export function guardConsole(page: Page, { allow = [] as RegExp[] } = {}): { check: () => void } {
   const problems: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error' && !allow.some((r) => r.test(m.text()))) problems.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !allow.some((r) => r.test(m.text())))
+      problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   return { check: () => expect(problems, problems.join('\n')).toEqual([]) };
@@ -59,7 +60,11 @@ export function call(c: CallSpec): Record<string, unknown> {
   };
 }
 
-export function startup(session: string, tools: [string, number][], client = 'e2e-client'): Record<string, unknown> {
+export function startup(
+  session: string,
+  tools: [string, number][],
+  client = 'e2e-client',
+): Record<string, unknown> {
   return {
     v: 1,
     type: 'startup',
@@ -70,7 +75,11 @@ export function startup(session: string, tools: [string, number][], client = 'e2
 }
 
 /** Posts payloads in batches of at most 500 (the wire cap); fails the test on a non-202. */
-export async function ingestAll(devtools: DevtoolsServer, payloads: unknown[], key: string): Promise<void> {
+export async function ingestAll(
+  devtools: DevtoolsServer,
+  payloads: unknown[],
+  key: string,
+): Promise<void> {
   for (let i = 0; i < payloads.length; i += 500) {
     const res = await devtools.ingest({ batch: payloads.slice(i, i + 500) }, key);
     expect(res.status, await res.text()).toBe(202);
