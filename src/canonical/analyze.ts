@@ -5,7 +5,7 @@
 import { toValue, type JsonNode } from './ast.js';
 import { canonicalize, UnrepresentableError } from './canonicalize.js';
 import { diagnose, type Diagnostic } from './diagnostics.js';
-import { hashText, UNHASHABLE, type Hasher } from './hash.js';
+import { hashText, memoizeHasher, UNHASHABLE, type Hasher } from './hash.js';
 import { parseJson } from './parse.js';
 import { sha256Hex } from './sha256.js';
 import { renderLanguages, type Rendering } from './traps/explain.js';
@@ -35,6 +35,7 @@ export interface Analysis {
  */
 export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
   const { ast, depth } = parseJson(text);
+  const hash = memoizeHasher(hasher);
   let value: unknown;
   let canonical: string | null = null;
   let failure: string | undefined;
@@ -51,9 +52,9 @@ export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
     ast,
     depth,
     canonical,
-    argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hasher),
+    argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hash),
     ...(failure === undefined ? {} : { failure }),
     diagnostics: diagnose(ast, text, depth),
-    languages: renderLanguages(ast, hasher),
+    languages: renderLanguages(ast, hash),
   };
 }

@@ -62,9 +62,9 @@ export function isIntegerLexeme(text: string): boolean {
  * first appeared, holding the value it was given last. That is what JSON.parse, Python, Go,
  * Ruby, PHP, Java (Jackson) and Rust all do with duplicates.
  */
-export function effectiveMembers(object: JsonObject): JsonMember[] {
-  const members = object.members;
+export function effectiveMembers(members: JsonMember[]): JsonMember[] {
   if (members.length < 2) return members;
+  if (members.length <= 8 && !hasDuplicateKey(members)) return members;
   const index = new Map<string, number>();
   const out: JsonMember[] = [];
   for (const member of members) {
@@ -77,6 +77,14 @@ export function effectiveMembers(object: JsonObject): JsonMember[] {
     }
   }
   return out;
+}
+
+/** A pairwise check: cheaper than a Map for the handful of members most objects have. */
+function hasDuplicateKey(members: JsonMember[]): boolean {
+  for (let i = 1; i < members.length; i++) {
+    for (let j = 0; j < i; j++) if (members[i]!.key.value === members[j]!.key.value) return true;
+  }
+  return false;
 }
 
 /** The value `JSON.parse` would return for the text this node came from. */

@@ -64,54 +64,65 @@ const FIRST_DEPTH_LIMIT = Math.min(...LANGUAGES.map((l) => DEFAULT_VARIANTS[l].s
 
 /** All diagnostics for a parsed text, in source order within each code. */
 export function diagnose(ast: JsonNode, text: string, depth: number): Diagnostic[] {
-  const found: Omit<Diagnostic, 'line' | 'column'>[] = [];
-  const counts = new Map<DiagnosticCode, number>();
-  const add = (d: Omit<Diagnostic, 'line' | 'column'>) => {
-    const n = (counts.get(d.code) ?? 0) + 1;
-    counts.set(d.code, n);
-    if (n <= MAX_PER_CODE) found.push(d);
-  };
-
-  topLevel(ast, add);
-  if (depth > FIRST_DEPTH_LIMIT) add(nesting(ast, depth));
+  const found = new Found();
+  topLevel(ast, found);
+  if (depth > FIRST_DEPTH_LIMIT) found.add(nesting(ast, depth));
 
   // Iterative walk: inputs may nest far deeper than the call stack.
   const stack: { node: JsonNode; path: string }[] = [{ node: ast, path: '' }];
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
-    if (node.kind === 'number') numberDiagnostics(node, path, add);
-    else if (node.kind === 'string') stringDiagnostics(node, path, text, add);
+    if (node.kind === 'number') numberDiagnostics(node, path, found);
+    else if (node.kind === 'string') stringDiagnostics(node, path, text, found);
     else if (node.kind === 'array') {
       for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i]!, path: `${path}/${i}` });
     } else if (node.kind === 'object') {
       const firstAt = new Map<string, JsonString>();
-      for (const { key, value } of node.members) {
-        const memberPath = `${path}/${pointerToken(key.value)}`;
-        const first = firstAt.get(key.value);
-        if (first === undefined) firstAt.set(key.value, key);
-        else add(duplicate(key, first, memberPath));
-        stringDiagnostics(key, memberPath, text, add);
-      }
       for (let i = node.members.length - 1; i >= 0; i--) {
         const { key, value } = node.members[i]!;
         stack.push({ node: value, path: `${path}/${pointerToken(key.value)}` });
       }
+      for (let i = 0; i < node.members.length; i++) {
+        const key = node.members[i]!.key;
+        const memberPath = stack[stack.length - 1 - i]!.path;
+        const first = firstAt.get(key.value);
+        if (first === undefined) firstAt.set(key.value, key);
+        else found.add(duplicate(key, first, memberPath));
+        stringDiagnostics(key, memberPath, text, found);
+      }
     }
   }
-
-  for (const [code, total] of counts) {
-    if (total > MAX_PER_CODE) found.findLast((d) => d.code === code)!.more = total - MAX_PER_CODE;
-  }
-  const lines = lineStarts(text);
-  // Stable sort: source order, the whole-input diagnostics (offset 0) first.
-  return found.sort((a, b) => a.offset - b.offset).map((d) => ({ ...d, ...position(lines, d.offset) }));
+  return found.finish(text);
 }
 
-type Add = (d: Omit<Diagnostic, 'line' | 'column'>) => void;
+type Unplaced = Omit<Diagnostic, 'line' | 'column'>;
 
-function topLevel(ast: JsonNode, add: Add): void {
+/** Diagnostics as they are found: at most {@link MAX_PER_CODE} of each code, the rest counted. */
+class Found {
+  private readonly list: Unplaced[] = [];
+  private readonly counts = new Map<DiagnosticCode, number>();
+
+  add(d: Unplaced): void {
+    const n = (this.counts.get(d.code) ?? 0) + 1;
+    this.counts.set(d.code, n);
+    if (n <= MAX_PER_CODE) this.list.push(d);
+  }
+
+  /** In source order (whole-input ones first), with line and column, surplus counted. */
+  finish(text: string): Diagnostic[] {
+    if (this.list.length === 0) return [];
+    for (const [code, total] of this.counts) {
+      if (total > MAX_PER_CODE) this.list.findLast((d) => d.code === code)!.more = total - MAX_PER_CODE;
+    }
+    const lines = lineStarts(text);
+    return this.list.sort((a, b) => a.offset - b.offset).map((d) => ({ ...d, ...position(lines, d.offset) }));
+  }
+}
+
+
+function topLevel(ast: JsonNode, found: Found): void {
   if (ast.kind === 'literal' && ast.value === null) {
-    add({
+    found.add({
       code: 'top-level-null',
       severity: 'warning',
       message: `arguments are null: TS hashes null (${NULL_ARGS_HASH}), every other SDK treats them as absent and hashes {} (${EMPTY_ARGS_HASH})`,
@@ -123,7 +134,7 @@ function topLevel(ast: JsonNode, add: Add): void {
       ],
     });
   } else if (ast.kind !== 'object') {
-    add({
+    found.add({
       code: 'top-level-not-object',
       severity: 'warning',
       message: `arguments are ${ast.kind === 'literal' ? String(ast.value) : `a${ast.kind === 'array' ? 'n' : ''} ${ast.kind}`}, not an object: MCP tool arguments are an object`,
@@ -188,17 +199,17 @@ function numberEffects(node: JsonNumber): SdkEffect[] {
   return effects;
 }
 
-function numberDiagnostics(node: JsonNumber, path: string, add: Add): void {
+function numberDiagnostics(node: JsonNumber, path: string, found: Found): void {
   const { text, value } = node;
   const base = { path, offset: node.start };
   if (!Number.isFinite(value)) {
-    add({ ...base, code: 'number-overflow', severity: 'error', message: `${text} is too large for a double: RFC 8785 cannot hash it`, affects: numberEffects(node) });
+    found.add({ ...base, code: 'number-overflow', severity: 'error', message: `${text} is too large for a double: RFC 8785 cannot hash it`, affects: numberEffects(node) });
   } else if (value === 0 && /[1-9]/.test(text.replace(/[eE].*$/, ''))) {
-    add({ ...base, code: 'number-underflow', severity: 'warning', message: `${text} is too small for a double and reads as 0`, affects: numberEffects(node) });
+    found.add({ ...base, code: 'number-underflow', severity: 'warning', message: `${text} is too small for a double and reads as 0`, affects: numberEffects(node) });
   } else if (text.startsWith('-') && value === 0) {
-    add({ ...base, code: 'negative-zero', severity: 'warning', message: `${text} is negative zero: canonical 0, but some runtimes keep the sign`, affects: numberEffects(node) });
+    found.add({ ...base, code: 'negative-zero', severity: 'warning', message: `${text} is negative zero: canonical 0, but some runtimes keep the sign`, affects: numberEffects(node) });
   } else if (isIntegerLexeme(text) && !Number.isSafeInteger(value)) {
-    add({
+    found.add({
       ...base,
       code: 'unsafe-integer',
       severity: 'warning',
@@ -206,7 +217,7 @@ function numberDiagnostics(node: JsonNumber, path: string, add: Add): void {
       affects: numberEffects(node),
     });
   } else if (text !== String(value)) {
-    add({ ...base, code: 'number-form', severity: 'info', message: `${text} is written ${String(value)} in the canonical form (${numberFormReason(text, value)})`, affects: numberEffects(node) });
+    found.add({ ...base, code: 'number-form', severity: 'info', message: `${text} is written ${String(value)} in the canonical form (${numberFormReason(text, value)})`, affects: numberEffects(node) });
   }
 }
 
@@ -220,7 +231,7 @@ function numberFormReason(text: string, value: number): string {
   return 'a different layout';
 }
 
-function stringDiagnostics(node: JsonString, path: string, text: string, add: Add): void {
+function stringDiagnostics(node: JsonString, path: string, text: string, found: Found): void {
   if (!isWellFormed(node.value)) {
     const effects: SdkEffect[] = [{ sdk: 'ts', effect: 'RFC 8785 (I-JSON) forbids it: cannot hash, 000000000000' }];
     for (const sdk of LANGUAGES) {
@@ -235,14 +246,14 @@ function stringDiagnostics(node: JsonString, path: string, text: string, add: Ad
               : 'its parser or UTF-8 encoder refuses it: cannot hash, 000000000000',
       });
     }
-    add({ code: 'lone-surrogate', severity: 'error', message: 'a string holds a lone surrogate (half of a UTF-16 pair)', path, offset: node.start, affects: effects });
+    found.add({ code: 'lone-surrogate', severity: 'error', message: 'a string holds a lone surrogate (half of a UTF-16 pair)', path, offset: node.start, affects: effects });
     return;
   }
   if (!node.escaped) return;
   // Same decoded value, different bytes: \u00e9 → é, \/ → /, \u000a → \n.
   const canonical = JSON.stringify(node.value);
   if (text.slice(node.start, node.end) !== canonical) {
-    add({ code: 'string-form', severity: 'info', message: `written with escapes the canonical form writes as ${truncate(canonical)}; every SDK decodes them alike`, path, offset: node.start, affects: [] });
+    found.add({ code: 'string-form', severity: 'info', message: `written with escapes the canonical form writes as ${truncate(canonical)}; every SDK decodes them alike`, path, offset: node.start, affects: [] });
   }
 }
 
@@ -252,6 +263,7 @@ function truncate(text: string): string {
 
 /** A key as a JSON Pointer token (RFC 6901: `~` → `~0`, `/` → `~1`). */
 function pointerToken(key: string): string {
+  if (!key.includes('~') && !key.includes('/')) return key;
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -59,3 +59,19 @@ export function sameHash(a: string, b: string): boolean {
   const n = Math.min(a.length, b.length);
   return n >= 4 && a.slice(0, n) === b.slice(0, n);
 }
+
+/**
+ * A hasher that remembers what it hashed: one input's renderings are mostly the same text
+ * (every language that agrees with the canonical form), so each is hashed once.
+ */
+export function memoizeHasher(hasher: Hasher): Hasher {
+  const seen = new Map<string, string>();
+  return (text) => {
+    let hex = seen.get(text);
+    if (hex === undefined) {
+      hex = hasher(text);
+      seen.set(text, hex);
+    }
+    return hex;
+  };
+}

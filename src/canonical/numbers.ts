@@ -19,10 +19,19 @@ export interface Decimal {
 export function decompose(value: number): Decimal {
   const negative = value < 0 || Object.is(value, -0);
   if (value === 0) return { negative, digits: '0', point: 1 };
-  // toExponential() with no argument gives exactly the shortest round-trip digits.
-  const [mantissa, exponent] = Math.abs(value).toExponential().split('e') as [string, string];
-  return { negative, digits: mantissa.replace('.', ''), point: Number(exponent) + 1 };
+  let decimal = recent.get(value);
+  if (decimal === undefined) {
+    // toExponential() with no argument gives exactly the shortest round-trip digits.
+    const [mantissa, exponent] = Math.abs(value).toExponential().split('e') as [string, string];
+    decimal = { negative, digits: mantissa.replace('.', ''), point: Number(exponent) + 1 };
+    if (recent.size >= 4096) recent.clear();
+    recent.set(value, decimal);
+  }
+  return decimal;
 }
+
+/** Six languages format each number of an input in turn: split it once. */
+const recent = new Map<number, Decimal>();
 
 /** The digits as a plain decimal; `fraction` adds `.0` to an integral value. */
 export function fixed({ digits, point }: Decimal, fraction: boolean): string {

@@ -30,78 +30,147 @@ export interface Style {
  * @throws {EncodeFailure} where that runtime would refuse the input.
  */
 export function encodeAs(style: Style, ast: JsonNode, notes: TrapNotes): string {
-  const [item, colon] = style.separators ?? [',', ':'];
-
-  const write = (node: JsonNode, depth: number): string => {
-    switch (node.kind) {
-      case 'literal':
-        if (node.value === null || style.booleans === undefined) return String(node.value);
-        notes.hit('bool-as-number', `${node.value} → ${style.booleans[node.value ? 0 : 1]}`);
-        return style.booleans[node.value ? 0 : 1];
-      case 'number':
-        return number(node);
-      case 'string':
-        return quoteAs(decodeAs(node.value, style.strings, notes), style.strings, notes);
-      case 'array': {
-        checkDepth(depth + 1);
-        if (node.items.length > 1 && item !== ',') notes.hit('spaces-after-separators', `, → ${JSON.stringify(item)}`);
-        return '[' + node.items.map((child) => write(child, depth + 1)).join(item) + ']';
-      }
-      case 'object': {
-        checkDepth(depth + 1);
-        const members = ordered(node.members);
-        if (style.phpArrays) {
-          if (members.length === 0) {
-            notes.hit('empty-object-as-array', '{} → []');
-            return '[]';
-          }
-          if (members.every(({ key }, i) => key.value === String(i))) {
-            notes.hit('object-as-list', `{"0":…} → [ … ]`);
-            return '[' + members.map((m) => write(m.value, depth + 1)).join(item) + ']';
-          }
-        }
-        if (members.length > 0 && colon !== ':') notes.hit('spaces-after-separators', `: → ${JSON.stringify(colon)}`);
-        const parts = members.map(({ key, value }) => quoteAs(key.value, style.strings, notes) + colon + write(value, depth + 1));
-        return '{' + parts.join(item) + '}';
-      }
-    }
-  };
-
-  const checkDepth = (depth: number) => {
-    if (depth > style.maxDepth) throw new EncodeFailure(`nesting depth ${depth} is past the limit of ${style.maxDepth}`);
-  };
-
-  const number = (node: JsonNumber): string => {
-    const text = style.number(node);
-    const canonical = Number.isFinite(node.value) ? String(node.value) : undefined;
-    if (text !== canonical) {
-      notes.hit(numberTrap(node, text, canonical), `${node.text} → ${text} (canonical: ${canonical ?? 'unhashable'})`);
-    }
-    return text;
-  };
-
-  /** Members as the runtime's map holds them (keys decoded, last duplicate wins), in its order. */
-  const ordered = (members: JsonMember[]): JsonMember[] => {
-    const decoded = members.map(({ key, value }) => ({ key: { ...key, value: decodeAs(key.value, style.strings, notes) }, value }));
-    const effective = effectiveMembers({ kind: 'object', members: decoded, start: 0, end: 0 });
-    const canonical = [...effective].sort((a, b) => (a.key.value < b.key.value ? -1 : a.key.value > b.key.value ? 1 : 0));
-    let result = canonical;
-    if (style.keyOrder === 'code-point') result = [...effective].sort((a, b) => compareCodePoints(a.key.value, b.key.value));
-    if (style.keyOrder === 'insertion') result = effective;
-    const moved = result.findIndex((m, i) => m !== canonical[i]);
-    if (moved !== -1) {
-      const trap: TrapId = style.keyOrder === 'insertion' ? 'key-order-insertion' : 'key-order-code-point';
-      notes.hit(trap, `${JSON.stringify(result[moved]!.key.value)} written before ${JSON.stringify(canonical[moved]!.key.value)}`);
-    }
-    return result;
-  };
-
   try {
-    return write(ast, 0);
+    return new Encoder(style, notes).write(ast, 0);
   } catch (error) {
     if (error instanceof RangeError) throw new EncodeFailure('nesting too deep to model');
     throw error;
   }
+}
+
+/** One encoding run (a class rather than closures: it runs thousands of times a second). */
+class Encoder {
+  private readonly item: string;
+  private readonly colon: string;
+
+  constructor(
+    private readonly style: Style,
+    private readonly notes: TrapNotes,
+  ) {
+    [this.item, this.colon] = style.separators ?? [',', ':'];
+  }
+
+  write(node: JsonNode, depth: number): string {
+    switch (node.kind) {
+      case 'literal':
+        return this.literal(node.value);
+      case 'number':
+        return this.number(node);
+      case 'string':
+        return this.string(node.value);
+      case 'array': {
+        this.checkDepth(depth + 1);
+        if (node.items.length > 1 && this.item !== ',') this.notes.hit('spaces-after-separators', `, → ${JSON.stringify(this.item)}`);
+        let out = '[';
+        for (let i = 0; i < node.items.length; i++) out += (i > 0 ? this.item : '') + this.write(node.items[i]!, depth + 1);
+        return out + ']';
+      }
+      case 'object':
+        this.checkDepth(depth + 1);
+        return this.object(this.ordered(node.members), depth + 1);
+    }
+  }
+
+  private literal(value: boolean | null): string {
+    const { booleans } = this.style;
+    if (value === null || booleans === undefined) return String(value);
+    const text = booleans[value ? 0 : 1];
+    this.notes.hit('bool-as-number', `${value} → ${text}`);
+    return text;
+  }
+
+  private string(value: string): string {
+    return quoteAs(decodeAs(value, this.style.strings, this.notes), this.style.strings, this.notes);
+  }
+
+  private object(members: JsonMember[], depth: number): string {
+    if (this.style.phpArrays) {
+      if (members.length === 0) {
+        this.notes.hit('empty-object-as-array', '{} → []');
+        return '[]';
+      }
+      if (members.every(({ key }, i) => key.value === String(i))) {
+        this.notes.hit('object-as-list', '{"0":…,"1":…} → […,…]');
+        return this.write({ kind: 'array', items: members.map((m) => m.value), start: 0, end: 0 }, depth - 1);
+      }
+    }
+    if (members.length > 0 && this.colon !== ':') this.notes.hit('spaces-after-separators', `: → ${JSON.stringify(this.colon)}`);
+    let out = '{';
+    for (let i = 0; i < members.length; i++) {
+      const { key, value } = members[i]!;
+      out += (i > 0 ? this.item : '') + quoteAs(key.value, this.style.strings, this.notes) + this.colon + this.write(value, depth);
+    }
+    return out + '}';
+  }
+
+  private checkDepth(depth: number): void {
+    if (depth > this.style.maxDepth) throw new EncodeFailure(`nesting depth ${depth} is past the limit of ${this.style.maxDepth}`);
+  }
+
+  private number(node: JsonNumber): string {
+    const text = this.style.number(node);
+    const canonical = Number.isFinite(node.value) ? String(node.value) : undefined;
+    if (text !== canonical) {
+      this.notes.hit(numberTrap(node, text, canonical), `${node.text} → ${text} (canonical: ${canonical ?? 'unhashable'})`);
+    }
+    return text;
+  }
+
+  /** Members as the runtime's map holds them (keys decoded, last duplicate wins), in its order. */
+  private ordered(members: JsonMember[]): JsonMember[] {
+    const { strings, keyOrder } = this.style;
+    let decoded = members;
+    for (let i = 0; i < members.length; i++) {
+      const key = members[i]!.key;
+      const value = decodeAs(key.value, strings, this.notes);
+      if (value === key.value) continue;
+      if (decoded === members) decoded = [...members];
+      decoded[i] = { key: { ...key, value }, value: members[i]!.value };
+    }
+    const effective = effectiveMembers(decoded);
+    if (effective.length < 2) return effective;
+    // Every language needs the canonical order to compare against: sort each object once.
+    let canonical = decoded === members ? sortedOnce.get(members) : undefined;
+    if (canonical === undefined) {
+      canonical = insertionSort([...effective], byUtf16);
+      if (decoded === members) sortedOnce.set(members, canonical);
+    }
+    if (keyOrder === 'utf16') return canonical;
+    const result = keyOrder === 'code-point' ? insertionSort([...effective], byCodePoint) : effective;
+    let moved = 0;
+    while (moved < result.length && result[moved] === canonical[moved]) moved++;
+    if (moved < result.length) {
+      const trap: TrapId = keyOrder === 'insertion' ? 'key-order-insertion' : 'key-order-code-point';
+      this.notes.hit(trap, `${JSON.stringify(result[moved]!.key.value)} written before ${JSON.stringify(canonical[moved]!.key.value)}`);
+    }
+    return result;
+  }
+}
+
+/** Canonical member order per object node, shared by the languages rendering it. */
+const sortedOnce = new WeakMap<JsonMember[], JsonMember[]>();
+
+/** Stable and fast for the few members objects usually have; the built-in sort past that. */
+function insertionSort<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  if (items.length > 16) return items.sort(compare);
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    let j = i - 1;
+    while (j >= 0 && compare(items[j]!, item) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = item;
+  }
+  return items;
+}
+
+function byUtf16(a: JsonMember, b: JsonMember): number {
+  return a.key.value < b.key.value ? -1 : a.key.value > b.key.value ? 1 : 0;
+}
+
+function byCodePoint(a: JsonMember, b: JsonMember): number {
+  return compareCodePoints(a.key.value, b.key.value);
 }
 
 /** Which trap explains a number written as `text` where RFC 8785 writes `canonical`. */

@@ -4,13 +4,13 @@
  */
 import { toValue, type JsonNode } from '../ast.js';
 import { canonicalize, UnrepresentableError } from '../canonicalize.js';
-import { hashText, sameHash, UNHASHABLE, type Hasher } from '../hash.js';
+import { hashText, memoizeHasher, sameHash, UNHASHABLE, type Hasher } from '../hash.js';
 import { parseJson } from '../parse.js';
 import { sha256Hex } from '../sha256.js';
 import { TRAPS, type TrapHit } from './catalogue.js';
 import { encodeAs } from './encode.js';
 import { EncodeFailure, TrapNotes } from './notes.js';
-import { DEFAULT_VARIANTS, LANGUAGES, VARIANTS, type Language, type Variant } from './languages.js';
+import { DEFAULT_VARIANTS, LANGUAGES, VARIANTS, type Evidence, type Language, type Variant } from './languages.js';
 
 /** What one encoder makes of one input. */
 export interface Rendering {
@@ -18,7 +18,7 @@ export interface Rendering {
   id: string;
   language: Language | 'ts';
   label: string;
-  measured: boolean;
+  evidence: Evidence | 'reference';
   /** The text it would hash, or `null` where it would fail (then `argsHash` is 000000000000). */
   text: string | null;
   argsHash: string;
@@ -30,19 +30,26 @@ export interface Rendering {
 
 /** What the model makes of one variant, SDK rules included: `null` arguments hash as `{}`. */
 export function render(variant: Variant, ast: JsonNode, hasher: Hasher = sha256Hex): Rendering {
-  const base = { id: variant.id, language: variant.language, label: variant.label, measured: variant.measured };
+  const { id, language, label, evidence } = variant;
   const notes = new TrapNotes();
+  let text: string | null;
+  let failure: string | undefined;
   if (ast.kind === 'literal' && ast.value === null) {
     notes.hit('null-as-absent', 'null → {}');
-    return { ...base, text: '{}', argsHash: hashText('{}', hasher), traps: notes.list() };
+    text = '{}';
+  } else {
+    try {
+      text = encodeAs(variant.style, ast, notes);
+    } catch (error) {
+      if (!(error instanceof EncodeFailure)) throw error;
+      text = null;
+      failure = error.message;
+    }
   }
-  try {
-    const text = encodeAs(variant.style, ast, notes);
-    return { ...base, text, argsHash: hashText(text, hasher), traps: notes.list() };
-  } catch (error) {
-    if (!(error instanceof EncodeFailure)) throw error;
-    return { ...base, text: null, argsHash: UNHASHABLE, traps: notes.list(), failure: error.message };
-  }
+  const argsHash = text === null ? UNHASHABLE : hashText(text, hasher);
+  const rendering: Rendering = { id, language, label, evidence, text, argsHash, traps: notes.list() };
+  if (failure !== undefined) rendering.failure = failure;
+  return rendering;
 }
 
 /** Each language's default encoder on `ast`, in `LANGUAGES` order. */
@@ -63,7 +70,7 @@ function baselines(ast: JsonNode, hasher: Hasher): Rendering[] {
     if (!(error instanceof UnrepresentableError)) throw error;
     failure = error.message;
   }
-  const ts = { language: 'ts' as const, measured: true };
+  const ts = { language: 'ts' as const, evidence: 'reference' as const };
   const unsorted = canonical === null ? null : JSON.stringify(value);
   return [
     {
@@ -115,6 +122,7 @@ export interface Explanation {
  */
 export function explainHash(input: string | JsonNode, hash: string, hasher: Hasher = sha256Hex): Explanation {
   const ast = typeof input === 'string' ? parseJson(input).ast : input;
+  hasher = memoizeHasher(hasher);
   const given = hash.trim().toLowerCase();
   const [canonical, ...others] = baselines(ast, hasher);
   const renderings = [...VARIANTS.map((v) => render(v, ast, hasher)), ...others];

@@ -3,8 +3,8 @@
  * variant of each language is its default (the one `hash --json` reports); the others are the
  * usual alternatives a port might use, so `explainHash` can name whichever reproduces a hash.
  *
- * `measured` variants are checked against the real encoder in test/canonical (batched, one
- * process per language); the rest follow the runtime's documentation and source, and say so.
+ * `evidence` says how each is known: measured against the real encoder in test/canonical
+ * (batched, one process per language), or followed from the runtime's documentation.
  */
 import { isIntegerLexeme, type JsonNumber } from '../ast.js';
 import { DOUBLE_FORMATS, exactInteger, fitsInt64, fitsInt64OrUint64 } from '../numbers.js';
@@ -19,6 +19,9 @@ export const LANGUAGES = ['python', 'go', 'java', 'dotnet', 'rust', 'ruby', 'php
 /** One of the modelled languages. */
 export type Language = (typeof LANGUAGES)[number];
 
+/** How a variant's model is known. */
+export type Evidence = 'measured' | 'numbers' | 'documented';
+
 /** One encoder configuration of one language. */
 export interface Variant {
   /** Stable id, e.g. `python` or `python-unicode`. */
@@ -26,8 +29,12 @@ export interface Variant {
   language: Language;
   /** What code this is, in the language's own terms. */
   label: string;
-  /** Checked against the real encoder by the tests (false: modelled from documentation). */
-  measured: boolean;
+  /**
+   * How the model is known: `measured` against the real encoder by the tests; `numbers` only
+   * (Java: the JDK has no JSON encoder, so only Double.toString is run); `documented` from the
+   * runtime's documentation and source, where this machine cannot install it.
+   */
+  evidence: Evidence;
   style: Style;
 }
 
@@ -136,27 +143,27 @@ const swift = (boolsAsNumbers: boolean, slash: boolean): Style => ({
 
 /** Every modelled encoder; the first of each language is that language's default. */
 export const VARIANTS: readonly Variant[] = [
-  { id: 'python', language: 'python', measured: true, label: "Python json.dumps(args, sort_keys=True, separators=(',', ':')) with ensure_ascii=True (the default)", style: python(false, false) },
-  { id: 'python-unicode', language: 'python', measured: true, label: "Python json.dumps(args, sort_keys=True, separators=(',', ':'), ensure_ascii=False)", style: python(true, false) },
-  { id: 'python-spaces', language: 'python', measured: true, label: 'Python json.dumps(args, sort_keys=True) with default separators and ensure_ascii=True', style: python(false, true) },
-  { id: 'python-spaces-unicode', language: 'python', measured: true, label: 'Python json.dumps(args, sort_keys=True, ensure_ascii=False) with default separators', style: python(true, true) },
-  { id: 'go', language: 'go', measured: true, label: 'Go json.Marshal of a map[string]any (Go 1.22+)', style: go(true) },
-  { id: 'go-1.21', language: 'go', measured: true, label: 'Go json.Marshal of a map[string]any (Go 1.21 and older: \\b and \\f as \\u0008 and \\u000c)', style: go(false) },
-  { id: 'java', language: 'java', measured: true, label: 'Java/Kotlin: sorted map (String order), Double.toString for floats, Jackson string escaping (numbers measured; no JSON in the JDK)', style: { strings: { short: SHORT, upperHex: true, loneSurrogate: 'fail' }, number: integers(always, DOUBLE_FORMATS.java), keyOrder: 'utf16', maxDepth: 1000 } },
-  { id: 'dotnet', language: 'dotnet', measured: false, label: 'System.Text.Json with JavaScriptEncoder.Default (the default), doubles written "R"', style: dotnet('default') },
-  { id: 'dotnet-unicode', language: 'dotnet', measured: false, label: 'System.Text.Json with JavaScriptEncoder.Create(UnicodeRanges.All)', style: dotnet('unicode') },
-  { id: 'dotnet-relaxed', language: 'dotnet', measured: false, label: 'System.Text.Json with JavaScriptEncoder.UnsafeRelaxedJsonEscaping', style: dotnet('relaxed') },
-  { id: 'rust', language: 'rust', measured: false, label: 'Rust serde_json::to_string of a serde_json::Value (BTreeMap keys)', style: { strings: { short: SHORT, loneSurrogate: 'fail' }, number: rustNumber, keyOrder: 'code-point', maxDepth: 127 } },
-  { id: 'rust-preserve-order', language: 'rust', measured: false, label: 'Rust serde_json with the preserve_order feature (insertion order)', style: { strings: { short: SHORT, loneSurrogate: 'fail' }, number: rustNumber, keyOrder: 'insertion', maxDepth: 127 } },
-  { id: 'ruby', language: 'ruby', measured: true, label: 'Ruby JSON.generate(JSON.parse(args)) (keys in insertion order)', style: rubyStyle(false) },
-  { id: 'ruby-sorted', language: 'ruby', measured: true, label: 'Ruby JSON.generate with keys sorted by String#<=> (bytes)', style: rubyStyle(true) },
-  { id: 'php', language: 'php', measured: true, label: 'PHP json_encode(json_decode($args)) with keys sorted by ksort(SORT_STRING)', style: php({}) },
-  { id: 'php-assoc', language: 'php', measured: true, label: 'PHP json_encode(json_decode($args, true)) with ksort(SORT_STRING): associative arrays', style: php({ assoc: true }) },
-  { id: 'php-unsorted', language: 'php', measured: true, label: 'PHP json_encode(json_decode($args)) without sorting', style: php({ unsorted: true }) },
-  { id: 'php-unescaped', language: 'php', measured: true, label: 'PHP json_encode with JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE, keys sorted', style: php({ unescaped: true }) },
-  { id: 'swift', language: 'swift', measured: false, label: 'Swift JSONSerialization with .sortedKeys, Bools bridged through NSNumber (true → 1)', style: swift(true, true) },
-  { id: 'swift-bool', language: 'swift', measured: false, label: 'Swift JSONSerialization with .sortedKeys and real Bools', style: swift(false, true) },
-  { id: 'swift-unescaped-slashes', language: 'swift', measured: false, label: 'Swift JSONSerialization with [.sortedKeys, .withoutEscapingSlashes]', style: swift(false, false) },
+  { id: 'python', language: 'python', evidence: 'measured', label: "Python json.dumps(args, sort_keys=True, separators=(',', ':')) with ensure_ascii=True (the default)", style: python(false, false) },
+  { id: 'python-unicode', language: 'python', evidence: 'measured', label: "Python json.dumps(args, sort_keys=True, separators=(',', ':'), ensure_ascii=False)", style: python(true, false) },
+  { id: 'python-spaces', language: 'python', evidence: 'measured', label: 'Python json.dumps(args, sort_keys=True) with default separators and ensure_ascii=True', style: python(false, true) },
+  { id: 'python-spaces-unicode', language: 'python', evidence: 'measured', label: 'Python json.dumps(args, sort_keys=True, ensure_ascii=False) with default separators', style: python(true, true) },
+  { id: 'go', language: 'go', evidence: 'measured', label: 'Go json.Marshal of a map[string]any (Go 1.22+)', style: go(true) },
+  { id: 'go-1.21', language: 'go', evidence: 'measured', label: 'Go json.Marshal of a map[string]any (Go 1.21 and older: \\b and \\f as \\u0008 and \\u000c)', style: go(false) },
+  { id: 'java', language: 'java', evidence: 'numbers', label: 'Java/Kotlin: sorted map (String order), Double.toString for floats, Jackson string escaping (numbers measured; no JSON in the JDK)', style: { strings: { short: SHORT, upperHex: true, loneSurrogate: 'fail' }, number: integers(always, DOUBLE_FORMATS.java), keyOrder: 'utf16', maxDepth: 1000 } },
+  { id: 'dotnet', language: 'dotnet', evidence: 'documented', label: 'System.Text.Json with JavaScriptEncoder.Default (the default), doubles written "R"', style: dotnet('default') },
+  { id: 'dotnet-unicode', language: 'dotnet', evidence: 'documented', label: 'System.Text.Json with JavaScriptEncoder.Create(UnicodeRanges.All)', style: dotnet('unicode') },
+  { id: 'dotnet-relaxed', language: 'dotnet', evidence: 'documented', label: 'System.Text.Json with JavaScriptEncoder.UnsafeRelaxedJsonEscaping', style: dotnet('relaxed') },
+  { id: 'rust', language: 'rust', evidence: 'documented', label: 'Rust serde_json::to_string of a serde_json::Value (BTreeMap keys)', style: { strings: { short: SHORT, loneSurrogate: 'fail' }, number: rustNumber, keyOrder: 'code-point', maxDepth: 127 } },
+  { id: 'rust-preserve-order', language: 'rust', evidence: 'documented', label: 'Rust serde_json with the preserve_order feature (insertion order)', style: { strings: { short: SHORT, loneSurrogate: 'fail' }, number: rustNumber, keyOrder: 'insertion', maxDepth: 127 } },
+  { id: 'ruby', language: 'ruby', evidence: 'measured', label: 'Ruby JSON.generate(JSON.parse(args)) (keys in insertion order)', style: rubyStyle(false) },
+  { id: 'ruby-sorted', language: 'ruby', evidence: 'measured', label: 'Ruby JSON.generate with keys sorted by String#<=> (bytes)', style: rubyStyle(true) },
+  { id: 'php', language: 'php', evidence: 'measured', label: 'PHP json_encode(json_decode($args)) with keys sorted by ksort(SORT_STRING)', style: php({}) },
+  { id: 'php-assoc', language: 'php', evidence: 'measured', label: 'PHP json_encode(json_decode($args, true)) with ksort(SORT_STRING): associative arrays', style: php({ assoc: true }) },
+  { id: 'php-unsorted', language: 'php', evidence: 'measured', label: 'PHP json_encode(json_decode($args)) without sorting', style: php({ unsorted: true }) },
+  { id: 'php-unescaped', language: 'php', evidence: 'measured', label: 'PHP json_encode with JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE, keys sorted', style: php({ unescaped: true }) },
+  { id: 'swift', language: 'swift', evidence: 'documented', label: 'Swift JSONSerialization with .sortedKeys, Bools bridged through NSNumber (true → 1)', style: swift(true, true) },
+  { id: 'swift-bool', language: 'swift', evidence: 'documented', label: 'Swift JSONSerialization with .sortedKeys and real Bools', style: swift(false, true) },
+  { id: 'swift-unescaped-slashes', language: 'swift', evidence: 'documented', label: 'Swift JSONSerialization with [.sortedKeys, .withoutEscapingSlashes]', style: swift(false, false) },
 ];
 
 /** serde_json: i64/u64 stay integers, `-0` becomes the float -0.0, the rest f64 via ryu. */

@@ -11,15 +11,17 @@ export class EncodeFailure extends Error {
 
 /** Collects trap hits while one variant encodes one input; keeps the first example of each. */
 export class TrapNotes {
-  private readonly seen = new Map<TrapId, string>();
+  // Most inputs hit no trap in most languages: the map is made on the first hit only.
+  private seen: Map<TrapId, string> | undefined;
 
   /** Records that `trap` changed the output, with a short example of how. */
   hit(trap: TrapId, example: string): void {
+    this.seen ??= new Map();
     if (!this.seen.has(trap)) this.seen.set(trap, example);
   }
 
   /** The traps hit so far, in the order they first fired. */
   list(): TrapHit[] {
-    return [...this.seen].map(([trap, example]) => ({ trap, example }));
+    return this.seen === undefined ? [] : [...this.seen].map(([trap, example]) => ({ trap, example }));
   }
 }
