@@ -2,6 +2,8 @@
 import type { ReactNode } from 'react';
 import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
+import { useAppData } from '../app/status';
+import { CopyButton } from './CopyButton';
 import './states.css';
 
 export function EmptyState({
@@ -29,10 +31,21 @@ export function EmptyState({
 
 /** Shown on every page until the first payload arrives. */
 export function NoDataYet() {
+  const { status } = useAppData();
+  const env = status ? `MCPULSE_ENDPOINT=${status.endpoint}` : null;
   return (
     <EmptyState title="Waiting for the first payload" setup>
-      Nothing has been received yet. Set <code>MCPULSE_ENDPOINT</code> in your MCP server to this
-      app's URL, make a tool call, and this page fills in live — no reload needed.
+      <p>
+        Nothing has been received yet. Start your MCP server with this in its environment (and any
+        non-empty <code>MCPULSE_KEY</code>), make a tool call, and this page fills in live — no
+        reload needed.
+      </p>
+      {env && (
+        <div className="state-env">
+          <code>{env}</code>
+          <CopyButton text={env} />
+        </div>
+      )}
     </EmptyState>
   );
 }

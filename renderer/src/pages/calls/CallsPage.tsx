@@ -56,7 +56,10 @@ export function CallsPage() {
   });
   const extra = more.path === path ? more : { path, calls: [], cursor: null };
   const extraCalls = extra.calls;
-  const rows = useMemo(() => [...(first.data?.calls ?? []), ...extraCalls], [first.data, extraCalls]);
+  const rows = useMemo(
+    () => [...(first.data?.calls ?? []), ...extraCalls],
+    [first.data, extraCalls],
+  );
   const cursor = extra.calls.length ? extra.cursor : (first.data?.next_cursor ?? null);
 
   const loadMore = (): void => {
