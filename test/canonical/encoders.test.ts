@@ -19,7 +19,7 @@ const CORPUS = [
     ...VECTORS.map((v) => v.json),
     ...EDGE_CASES,
     ...doubleLines(interestingDoubles(4000)),
-    ...randomDocuments(400),
+    ...randomDocuments(1200),
   ]),
 ];
 
@@ -114,7 +114,7 @@ describe('the trap model agrees with the real encoders', () => {
 const layout = (text: string) => `${text.includes('E') ? 'E' : 'plain'}:${/\.\d/.test(text)}`;
 
 it('the corpus is big and varied enough to mean something', () => {
-  expect(CORPUS.length).toBeGreaterThan(500);
+  expect(CORPUS.length).toBeGreaterThan(800);
   // Non-ASCII, astral keys, escapes and deep nesting all present.
   expect(CORPUS.some((json) => /[^\x00-\x7f]/.test(json))).toBe(true);
   expect(CORPUS.some((json) => json.length > 1000)).toBe(true);
