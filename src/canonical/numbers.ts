@@ -76,10 +76,13 @@ export const DOUBLE_FORMATS = {
   },
   /** Go `encoding/json`: ECMAScript's layout, except that -0 keeps its sign. */
   go: (x: number) => (Object.is(x, -0) ? '-0' : String(x)),
-  /** Ruby `Float#to_s`: plain for 1e-4 ≤ |x| < 1e15, always `.0`; `1.0e-07`. */
+  /**
+   * Ruby `Float#to_s`: plain for 1e-4 ≤ |x| < 1e15 — and up to 1e16 when all 17 digits are
+   * needed (`2068220303802674.5`, but `1.234567890123456e+15`) — always `.0`; `1.0e-07`.
+   */
   ruby: (x: number) => {
     const d = decompose(x);
-    const plain = d.point > -4 && d.point <= 15;
+    const plain = d.point > -4 && (d.point <= 15 || (d.point === 16 && d.digits.length > 16));
     return sign(d, plain ? fixed(d, true) : scientific(d, { e: 'e', plus: true, pad: 2, fraction: true }));
   },
   /** PHP `json_encode` (serialize_precision -1): plain for 1e-4 ≤ |x| < 1e17, no `.0`; `1.0e-7`. */

@@ -74,7 +74,10 @@ export function randomDouble(random: () => number): number {
 export function interestingDoubles(count: number, seed = 7): number[] {
   const random = prng(seed);
   const out: number[] = [];
-  for (let e = -325; e <= 308; e++) out.push(Number(`1e${e}`), Number(`1.5e${e}`), Number(`9.999e${e}`));
+  // Around every power of ten: one digit, a few, and all 16 or 17 (layout rules can hinge on it).
+  for (let e = -325; e <= 308; e++) {
+    for (const mantissa of ['1', '1.5', '9.999', (1 + random() * 9).toFixed(15), (1 + random() * 9).toFixed(16)]) out.push(Number(`${mantissa}e${e}`));
+  }
   while (out.length < count) {
     const pick = random();
     const x =

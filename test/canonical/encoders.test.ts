@@ -18,7 +18,7 @@ const CORPUS = [
     ...fixtureInputs(),
     ...VECTORS.map((v) => v.json),
     ...EDGE_CASES,
-    ...doubleLines(interestingDoubles(4000)),
+    ...doubleLines(interestingDoubles(6000)),
     ...randomDocuments(1200),
   ]),
 ];
@@ -91,7 +91,7 @@ describe('the trap model agrees with the real encoders', () => {
   });
 
   withRuntime('Java Double.toString (the JDK has no JSON encoder)', probe('java', ['-version']), (version) => {
-    const doubles = interestingDoubles(6000, 11);
+    const doubles = interestingDoubles(8000, 11);
     const lexemes = doubles.map((x) => (Object.is(x, -0) ? '-0.0' : x.toExponential()));
     const real = runBatch('java', ['Doubles.java'], lexemes).map((cells) => cells[0]!);
     const major = Number(/version "(\d+)/.exec(version)?.[1] ?? 21);
