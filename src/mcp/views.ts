@@ -25,8 +25,8 @@ export function callBrief(c: CallView) {
   };
 }
 
-/** One retry chain, for a model to read. */
-export function chainBrief(c: ChainView) {
+/** One retry chain, for a model to read (session detail lists chains without their calls). */
+export function chainBrief(c: Omit<ChainView, 'calls'> & { calls?: CallView[] }) {
   return {
     id: c.id,
     session_id: c.session_id,
@@ -40,7 +40,13 @@ export function chainBrief(c: ChainView) {
     started_at: new Date(c.started_ms).toISOString(),
     span_ms: c.last_started_ms - c.started_ms,
     links: c.links.map((l) => `${l.from}→${l.to} ${l.kind} after ${l.gap_ms} ms`),
-    steps: c.calls.map((v) => `${v.outcome_class} (args ${v.args_hash}, ${v.duration_ms} ms)`),
+    ...(c.calls
+      ? {
+          steps: c.calls.map(
+            (v) => `${v.outcome_class} (args ${v.args_hash}, ${v.duration_ms} ms)`,
+          ),
+        }
+      : {}),
   };
 }
 

@@ -62,7 +62,10 @@ export const command: Command = {
       } else {
         io.stdout.write(summaryMarkdown(report));
       }
-      for (const r of results) (r.passed ? io.stdout : io.stderr).write(`report: ${r.line}\n`);
+      // With --json, stdout stays one JSON document: every gate line goes to stderr.
+      for (const r of results) {
+        (r.passed && !values.json ? io.stdout : io.stderr).write(`report: ${r.line}\n`);
+      }
       return results.every((r) => r.passed) ? 0 : 1;
     } finally {
       store.close();
