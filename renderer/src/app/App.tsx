@@ -13,6 +13,7 @@ import { ToolsPage } from '../pages/tools/ToolsPage';
 import { Loading } from '../components/States';
 import { useGlobalHotkeys } from '../hooks/useHotkeys';
 import { FilterBar } from './FilterBar';
+import { KeyboardHelp } from './KeyboardHelp';
 import { useFilters } from './filters';
 import { NAV } from './nav';
 import { Link, navigate, useLocation } from './router';
@@ -69,6 +70,7 @@ export function App() {
           </main>
         </div>
       </div>
+      <KeyboardHelp />
     </AppDataProvider>
   );
 }

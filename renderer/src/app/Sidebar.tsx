@@ -46,7 +46,9 @@ export function Sidebar() {
             <span className="dot" /> listening on :{status.port}
           </span>
         ) : null}
-        <div className="faint">v{status?.version ?? '…'}</div>
+        <div className="faint">
+          v{status?.version ?? '…'} · <kbd>?</kbd> shortcuts
+        </div>
       </div>
     </nav>
   );

@@ -15,9 +15,12 @@ const BUCKETS = [
 export function LatencyBuckets({
   latency,
   height = 150,
+  onBucket,
 }: {
   latency: LatencySummary;
   height?: number;
+  /** Opens the calls of a bucket (`under_100` … `over_2000`). */
+  onBucket?: (key: string) => void;
 }) {
   const data = BUCKETS.map((b) => ({
     label: b.label,
@@ -40,7 +43,17 @@ export function LatencyBuckets({
           <XAxis dataKey="label" {...AXIS} />
           <YAxis allowDecimals={false} {...AXIS} axisLine={false} width={44} />
           <Tooltip {...TOOLTIP} />
-          <Bar dataKey="calls" name="calls" isAnimationActive={false} radius={[3, 3, 0, 0]}>
+          <Bar
+            dataKey="calls"
+            name="calls"
+            isAnimationActive={false}
+            radius={[3, 3, 0, 0]}
+            maxBarSize={64}
+            cursor={onBucket ? 'pointer' : undefined}
+            onClick={(d: { payload?: { key?: string } }) =>
+              d.payload?.key && onBucket?.(d.payload.key)
+            }
+          >
             {data.map((d) => (
               <Cell key={d.label} fill={d.fill} />
             ))}

@@ -10,15 +10,23 @@ export function SizeHistogram({
   fill = 'var(--accent)',
   unit = 'calls',
   testId,
+  onBucket,
 }: {
   buckets: SizeBucketCount[];
   height?: number;
   fill?: string;
   unit?: string;
   testId?: string;
+  /** Opens the calls of a bucket (its index in the engine's log scale). */
+  onBucket?: (bucket: number) => void;
 }) {
   if (buckets.length === 0) return <div className="empty-row">Nothing to show in this view.</div>;
-  const data = buckets.map((b) => ({ label: b.label, count: b.count, units: b.units }));
+  const data = buckets.map((b) => ({
+    bucket: b.bucket,
+    label: b.label,
+    count: b.count,
+    units: b.units,
+  }));
   return (
     <div className="chart" data-testid={testId}>
       <ResponsiveContainer width="100%" height={height}>

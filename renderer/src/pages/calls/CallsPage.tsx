@@ -172,7 +172,9 @@ function ActiveConditions({
   onClear: (k: string) => void;
   sessionLink?: string;
 }) {
-  const shown = (['session', 'retried', 'chain', 'in_chain'] as const).filter((k) => cond[k]);
+  const shown = (
+    ['session', 'retried', 'chain', 'in_chain', 'size_bucket', 'from_tool'] as const
+  ).filter((k) => cond[k]);
   if (!shown.length) return null;
   return (
     <div className="scope">

@@ -5,6 +5,7 @@
 import type { ClientRow, Insight, Pair, Summary, Timeseries } from '../../api/metrics-types';
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
+import { navigate } from '../../app/router';
 import { useAppData } from '../../app/status';
 import { CallsOverTime } from '../../components/charts/CallsOverTime';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
@@ -110,7 +111,10 @@ export function OverviewPage() {
 
       <div className="grid overview-row">
         <Panel title="Latency">
-          <LatencyBuckets latency={s.latency} />
+          <LatencyBuckets
+            latency={s.latency}
+            onBucket={(k) => navigate(link('/calls', { latency: k }))}
+          />
         </Panel>
         <Panel title="Insights" flush className="span-2">
           {insights.data ? (

@@ -71,7 +71,13 @@ export function PairsList({ pairs }: { pairs: Pair[] }) {
             <Name text={p.to} />
           </Link>
           <span className="pair-bar" style={{ width: `${Math.max(4, (p.count / max) * 48)}px` }} />
-          <span className="pair-n">{fmtInt(p.count)}</span>
+          <Link
+            className="pair-n"
+            href={link('/calls', { tool: p.to, from_tool: p.from })}
+            title="the calls of the second tool that came right after the first"
+          >
+            {fmtInt(p.count)}
+          </Link>
         </li>
       ))}
     </ul>

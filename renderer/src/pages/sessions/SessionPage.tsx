@@ -72,14 +72,24 @@ export function SessionPage() {
       {res.error && <StaleBanner message={res.error} />}
 
       <div className="facts-strip" data-testid="session-facts">
-        <Fact label="Calls" value={fmtInt(session.calls)} />
+        <Fact
+          label="Calls"
+          value={fmtInt(session.calls)}
+          href={link('/calls', { session: session.id })}
+        />
         <Fact
           label="First-call success"
           value={fmtPct(fcs.rate)}
           sub={`${fcs.successes} of ${fcs.calls}`}
           testId="session-fcs"
         />
-        <Fact label="Retried calls" value={fmtInt(session.retries)} />
+        <Fact
+          label="Retried calls"
+          value={fmtInt(session.retries)}
+          href={
+            session.retries ? link('/calls', { session: session.id, retried: 'true' }) : undefined
+          }
+        />
         <Fact
           label="Retry chains"
           value={fmtInt(chains.length)}

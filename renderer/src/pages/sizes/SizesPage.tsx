@@ -149,7 +149,11 @@ export function SizesPage() {
       </div>
       <div className="grid cols-2 sizes-charts">
         <Panel title="Response size distribution (UTF-16 units per call)">
-          <SizeHistogram buckets={response.histogram} testId="response-sizes" />
+          <SizeHistogram
+            buckets={response.histogram}
+            testId="response-sizes"
+            onBucket={(b) => navigate(link('/calls', { size_bucket: b }))}
+          />
         </Panel>
         <Panel title="Schema size distribution (units per registered tool)">
           <SizeHistogram

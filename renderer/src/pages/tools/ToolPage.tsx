@@ -5,7 +5,7 @@
 import type { ToolDetail } from '../../api/metrics-types';
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
-import { Link, useLocation } from '../../app/router';
+import { Link, navigate, useLocation } from '../../app/router';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
 import { Name } from '../../components/Name';
@@ -77,10 +77,19 @@ export function ToolPage() {
           />
         </Panel>
         <Panel title="Latency">
-          <LatencyBuckets latency={latency} height={130} />
+          <LatencyBuckets
+            latency={latency}
+            height={130}
+            onBucket={(k) => navigate(link('/calls', { tool: tool.name, latency: k }))}
+          />
         </Panel>
         <Panel title="Response sizes">
-          <SizeHistogram buckets={sizes.histogram} height={170} testId="tool-sizes" />
+          <SizeHistogram
+            buckets={sizes.histogram}
+            height={170}
+            testId="tool-sizes"
+            onBucket={(b) => navigate(link('/calls', { tool: tool.name, size_bucket: b }))}
+          />
         </Panel>
       </div>
       <div className="grid cols-3 tool-lower">
