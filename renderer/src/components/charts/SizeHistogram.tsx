@@ -52,6 +52,10 @@ export function SizeHistogram({
             isAnimationActive={false}
             radius={[2, 2, 0, 0]}
             maxBarSize={56}
+            cursor={onBucket ? 'pointer' : undefined}
+            onClick={(d: { payload?: { bucket?: number } }) => {
+              if (d.payload?.bucket !== undefined) onBucket?.(d.payload.bucket);
+            }}
           />
         </BarChart>
       </ResponsiveContainer>
