@@ -87,3 +87,56 @@ export function mergeHistograms(
 export function histogramOf(values: Iterable<number>): [number, number][] {
   return mergeHistograms([[...values].map((v) => [v, 1] as const)]);
 }
+
+/**
+ * Fine latency buckets, used only to find exact percentiles fast: exact below 32 ms, then 16
+ * buckets per doubling (≈ 4 % wide). Integer-only, so SQL and JS agree on every boundary.
+ */
+export function fineBucket(ms: number): number {
+  const d = Math.max(0, Math.floor(ms));
+  if (d < 32) return d;
+  const e = d >= 2 ** 31 ? Math.floor(Math.log2(d)) : 31 - Math.clz32(d);
+  return 32 + 16 * (e - 5) + (Math.floor(d / 2 ** (e - 4)) & 15);
+}
+
+/** `[lo, hi)` of a fine bucket. */
+export function fineBucketRange(b: number): [number, number] {
+  if (b < 32) return [b, b + 1];
+  const k = b - 32;
+  const e = 5 + Math.floor(k / 16);
+  const sub = k % 16;
+  return [(16 + sub) * 2 ** (e - 4), (17 + sub) * 2 ** (e - 4)];
+}
+
+/**
+ * Where the nearest-rank `p` percentile of `n` observations falls in a fine histogram
+ * (`[bucket, count]` sorted by bucket): the bucket, and the 1-based rank inside it.
+ */
+export function locateRank(
+  fine: readonly (readonly [number, number])[],
+  p: number,
+): { bucket: number; rank: number } | null {
+  let total = 0;
+  for (const [, n] of fine) total += n;
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil(p * total));
+  let below = 0;
+  for (const [b, n] of fine) {
+    if (below + n >= rank) return { bucket: b, rank: rank - below };
+    below += n;
+  }
+  return null;
+}
+
+/** The `rank`-th (1-based) value of a `[value, count]` histogram sorted by value. */
+export function valueAtRank(
+  sorted: readonly (readonly [number, number])[],
+  rank: number,
+): number | null {
+  let seen = 0;
+  for (const [v, n] of sorted) {
+    seen += n;
+    if (seen >= rank) return v;
+  }
+  return null;
+}

@@ -77,29 +77,24 @@ export interface ToolSummary {
   badges: ToolBadge[];
 }
 
-function latencySummary(s: Stats, hist: readonly (readonly [number, number])[]): LatencySummary {
-  const p = percentiles(hist);
+/** Exact p50/p95/p99 (nearest rank); null without calls. */
+export interface Percentiles {
+  p50_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+}
+
+const NO_PERCENTILES: Percentiles = { p50_ms: null, p95_ms: null, p99_ms: null };
+
+function latencySummary(s: Stats, p: Percentiles): LatencySummary {
   return {
-    ...p,
+    p50_ms: p.p50_ms,
+    p95_ms: p.p95_ms,
+    p99_ms: p.p99_ms,
     p95_bucket: p95Label(p.p95_ms),
     avg_ms: rate(s.duration_ms_total, s.calls),
     buckets: latencyOf(s),
   };
-}
-
-/** Groups `[tool, duration, count]` rows into one sorted histogram per tool. */
-export function histogramsByTool(
-  rows: readonly (readonly [string, number, number])[],
-): Map<string, [number, number][]> {
-  const parts = new Map<string, [number, number][]>();
-  for (const [tool, d, n] of rows) {
-    const list = parts.get(tool);
-    if (list) list.push([d, n]);
-    else parts.set(tool, [[d, n]]);
-  }
-  const out = new Map<string, [number, number][]>();
-  for (const [tool, list] of parts) out.set(tool, mergeHistograms([list]));
-  return out;
 }
 
 /** The latest registered size of each tool name (several projects: the most recent startup). */
@@ -136,16 +131,11 @@ function badgesOf(t: Omit<ToolSummary, 'badges'>, s: Stats): ToolBadge[] {
  */
 export function buildToolSummaries(input: {
   stats: readonly StatRow[];
-  durations: readonly (readonly [string, number, number])[];
+  percentiles: { byTool: ReadonlyMap<string, Percentiles> };
   registered: readonly { name: string; schema_bytes: number; startup_id: number }[];
   onlyTool?: string;
-}): {
-  tools: ToolSummary[];
-  stats: Map<string, Stats>;
-  histograms: Map<string, [number, number][]>;
-} {
+}): { tools: ToolSummary[]; stats: Map<string, Stats> } {
   const stats = groupStats(input.stats, (r) => r.tool);
-  const histograms = histogramsByTool(input.durations);
   const reg = registeredByName(input.registered);
   const names = new Set<string>([...stats.keys(), ...reg.keys()]);
   if (input.onlyTool !== undefined)
@@ -154,7 +144,7 @@ export function buildToolSummaries(input: {
   for (const name of names) {
     const s = stats.get(name) ?? totalStats([]);
     const r = reg.get(name);
-    const latency = latencySummary(s, histograms.get(name) ?? []);
+    const latency = latencySummary(s, input.percentiles.byTool.get(name) ?? NO_PERCENTILES);
     const t = {
       name,
       registered: r !== undefined,
@@ -181,7 +171,7 @@ export function buildToolSummaries(input: {
     tools.push({ ...t, badges: badgesOf(t, s) });
   }
   tools.sort((a, b) => b.calls - a.calls || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { tools, stats, histograms };
+  return { tools, stats };
 }
 
 /** Insights for a set of tool summaries. */
@@ -272,14 +262,14 @@ export interface Summary {
 /** The `/api/summary` body. */
 export function buildSummary(input: {
   stats: readonly StatRow[];
-  durations: readonly (readonly [string, number, number])[];
+  percentiles: { overall: Percentiles; byTool: ReadonlyMap<string, Percentiles> };
   registered: readonly { name: string; schema_bytes: number; startup_id: number }[];
   sessions: number;
   schema: { sessions: number; schema_bytes: number };
   usdPerMillion: number;
   onlyTool?: string;
 }): Summary {
-  const { tools, stats, histograms } = buildToolSummaries(input);
+  const { tools, stats } = buildToolSummaries(input);
   const s = totalStats(input.stats);
   const insights = insightsOf(tools, stats);
   const reg = registeredByName(input.registered);
@@ -296,7 +286,7 @@ export function buildSummary(input: {
     errors: errorsOf(s),
     error_rate: errorRate(s),
     empty_rate: emptyRate(s),
-    latency: latencySummary(s, mergeHistograms(histograms.values())),
+    latency: latencySummary(s, input.percentiles.overall),
     cost: costOf(s, input.schema, input.usdPerMillion),
     registered_tools: [...reg.keys()].filter(
       (n) => input.onlyTool === undefined || n === input.onlyTool,
@@ -530,7 +520,7 @@ export function toolBreakdown(calls: readonly FactCall[]): ToolBreakdown[] {
 export function latencyOfCalls(calls: readonly FactCall[]): LatencySummary {
   return latencySummary(
     totalStats(statRowsOf(calls)),
-    histogramOf(calls.map((c) => c.duration_ms)),
+    percentiles(histogramOf(calls.map((c) => c.duration_ms))),
   );
 }
 

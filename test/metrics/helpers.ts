@@ -102,7 +102,14 @@ export function snapshot(store: Store) {
       'SELECT * FROM metrics_pairs WHERE n <> 0 ORDER BY project_id, day_ms, client_name, from_tool, to_tool',
     ),
     sizes: q(
-      'SELECT * FROM metrics_sizes ORDER BY project_id, day_ms, tool_name, client_name, bucket',
+      'SELECT * FROM metrics_sizes WHERE n <> 0 ORDER BY project_id, day_ms, tool_name, client_name, bucket',
     ),
+    latency: q(
+      'SELECT * FROM metrics_latency WHERE n <> 0 ORDER BY project_id, day_ms, tool_name, bucket',
+    ),
+    durations: q(
+      'SELECT * FROM metrics_durations WHERE n <> 0 ORDER BY project_id, day_ms, duration_ms',
+    ),
+    chains: q('SELECT * FROM metrics_chains ORDER BY run_id'),
   };
 }

@@ -12,7 +12,7 @@ import {
   type Stats,
 } from '../../metrics/aggregate.js';
 import { DEFAULT_USD_PER_MILLION_TOKENS, HOUR_MS } from '../../metrics/constants.js';
-import { LATENCY_BUCKETS, percentileFromCounts, mergeHistograms } from '../../metrics/latency.js';
+import { LATENCY_BUCKETS } from '../../metrics/latency.js';
 import { LINK } from '../../metrics/links.js';
 import {
   buildSummary,
@@ -147,19 +147,19 @@ function sessionView(r: SessionRow, usdPerMillion: number) {
 /** Summary-level inputs for a filter. */
 function summaryOf(m: MetricsQueries, filter: CallFilter) {
   const stats = m.stats(filter);
-  const durations = m.durations(filter);
+  const percentiles = m.percentiles(filter);
   const registered = m.registered(filter);
   const schema = m.sessionSchema(filter);
   const summary = buildSummary({
     stats,
-    durations,
+    percentiles,
     registered,
     sessions: schema.sessions,
     schema,
     usdPerMillion: price(m),
     onlyTool: filter.tool,
   });
-  return { stats, durations, registered, schema, summary };
+  return { stats, registered, schema, summary };
 }
 
 function sessionDetail(
@@ -292,13 +292,14 @@ export const metricsRoutes: RouteMap = {
     const name = params.name!;
     const f: CallFilter = { ...filter, tool: name };
     const stats = m.stats(f);
-    const durations = m.durations(f);
+    const percentiles = m.percentiles(f);
     const registered = m.registered(f);
-    const {
-      tools,
-      stats: byTool,
-      histograms,
-    } = buildToolSummaries({ stats, durations, registered, onlyTool: name });
+    const { tools, stats: byTool } = buildToolSummaries({
+      stats,
+      percentiles,
+      registered,
+      onlyTool: name,
+    });
     const tool = tools[0];
     if (!tool)
       throw new ApiError(404, `no tool '${name}' in this view (never called and not registered)`);
@@ -310,7 +311,7 @@ export const metricsRoutes: RouteMap = {
     return {
       tool,
       insights: insightsOf(tools, byTool),
-      latency: { ...tool.latency, histogram: logHistogramOfCounts(histograms.get(name) ?? []) },
+      latency: { ...tool.latency, histogram: logHistogramOfCounts(m.toolDurations({ ...f, tool: name })) },
       sizes: {
         histogram: sizes,
         response_units: tool.response_units,
@@ -461,12 +462,7 @@ export const metricsRoutes: RouteMap = {
       if (link === LINK.retry) s.retries += calls;
       s.response_units += units;
     }
-    const hist = new Map<number, [number, number][]>();
-    for (const [b, d, n] of m.seriesDurations(f, width, offsetMs)) {
-      const list = hist.get(b) ?? [];
-      list.push([d, n]);
-      hist.set(b, list);
-    }
+    const p95 = m.seriesP95(f, width, offsetMs);
     const started = new Map<number, number>();
     for (const ms of m.sessionStarts(f)) {
       const b = bucketStart(ms, width, offsetMs);
@@ -476,7 +472,6 @@ export const metricsRoutes: RouteMap = {
       ...base,
       points: starts.map((start) => {
         const s = acc.get(start) ?? emptyStats();
-        const h = hist.get(start);
         return {
           start_ms: start,
           start: iso(start),
@@ -487,7 +482,7 @@ export const metricsRoutes: RouteMap = {
           retries: s.retries,
           response_units: s.response_units,
           cost_usd: costUsd(s.response_units, usd),
-          p95_ms: h ? percentileFromCounts(mergeHistograms([h]), 0.95) : null,
+          p95_ms: p95.get(start) ?? null,
           sessions_started: started.get(start) ?? 0,
         };
       }),

@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import { outcomeClass } from '../../metrics/aggregate.js';
 import { RETRY_WINDOW_MS, SLOW_CALL_MS } from '../../metrics/constants.js';
-import { latencyBucketIndex } from '../../metrics/latency.js';
+import { fineBucket, latencyBucketIndex } from '../../metrics/latency.js';
 import {
   firstCallSuccess,
   LINK,
@@ -21,7 +21,7 @@ import {
 } from '../../metrics/links.js';
 import { sizeBucket } from '../../metrics/sizes.js';
 import { utcDay } from '../../metrics/time.js';
-import { rebuildSql } from './sql.js';
+import { ALL_TIME, rebuildSql } from './sql.js';
 
 /** A call row with its stored facts. */
 interface Row {
@@ -49,6 +49,13 @@ interface Touched {
   /** True for a call inserted by this request (no contribution yet). */
   isNew: boolean;
   next: DerivedFacts;
+}
+
+interface ChainStats {
+  calls: number;
+  retries: number;
+  repeats: number;
+  unknown_links: number;
 }
 
 const COLS = `id, project_id, session_id, client_name, tool_name, started_ms, duration_ms, outcome,
@@ -80,7 +87,7 @@ const after = (
 class Deltas {
   private readonly map = new Map<string, { key: unknown[]; v: number[] }>();
   constructor(private readonly width: number) {}
-  add(key: unknown[], v: number[], sign: number): void {
+  add(key: unknown[], v: readonly number[], sign: number): void {
     const k = JSON.stringify(key);
     let e = this.map.get(k);
     if (!e) this.map.set(k, (e = { key, v: new Array<number>(this.width).fill(0) }));
@@ -107,12 +114,14 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
   const byId = db.prepare<[number], Row>(`SELECT ${COLS} FROM calls WHERE id = ?`);
   const anchorOf = db.prepare<[number, string, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
-     WHERE project_id = ? AND session_id = ? AND tool_name = ? AND (started_ms < ? OR (started_ms = ? AND id < ?))
+     WHERE project_id = ? AND session_id = ? AND tool_name = ?
+       AND (started_ms < ? OR (started_ms = ? AND id < ?))
      ORDER BY started_ms DESC, id DESC LIMIT 1`,
   );
   const groupFrom = db.prepare<[number, string, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
-     WHERE project_id = ? AND session_id = ? AND tool_name = ? AND (started_ms > ? OR (started_ms = ? AND id >= ?))
+     WHERE project_id = ? AND session_id = ? AND tool_name = ?
+       AND (started_ms > ? OR (started_ms = ? AND id >= ?))
      ORDER BY started_ms, id`,
   );
   const sessionPrev = db.prepare<[number, string, number, number, number], { tool_name: string }>(
@@ -131,41 +140,73 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
        AND started_ms BETWEEN @fromMs AND @toMs
        AND NOT (started_ms = @fromMs AND id <= @fromId) AND NOT (started_ms = @toMs AND id >= @toId)`,
   );
+  const chainPrefixStats = db.prepare<
+    [{ p: number; s: string; t: string; run: number; fromMs: number; toMs: number; toId: number }],
+    ChainStats
+  >(
+    `SELECT count(*) AS calls, coalesce(sum(link = 1), 0) AS retries,
+            coalesce(sum(link = 2), 0) AS repeats, coalesce(sum(link = 3), 0) AS unknown_links
+     FROM calls INDEXED BY calls_by_session_tool
+     WHERE project_id = @p AND session_id = @s AND tool_name = @t AND run_id = @run
+       AND started_ms BETWEEN @fromMs AND @toMs AND NOT (started_ms = @toMs AND id >= @toId)`,
+  );
+  const chainRow = db.prepare<[number], ChainStats & { client_name: string; first_ms: number }>(
+    `SELECT calls, retries, repeats, unknown_links, client_name, first_ms
+     FROM metrics_chains WHERE run_id = ?`,
+  );
+  const putChain = db.prepare(
+    `INSERT OR REPLACE INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name,
+       first_ms, last_ms, last_end_ms, calls, retries, repeats, unknown_links, resolved, tail_id)
+     VALUES (@run_id, @project_id, @session_id, @tool_name, @client_name, @first_ms, @last_ms,
+       @last_end_ms, @calls, @retries, @repeats, @unknown_links, @resolved, @tail_id)`,
+  );
+  const dropChain = db.prepare('DELETE FROM metrics_chains WHERE run_id = ?');
   const updateFacts = db.prepare(
-    `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id, chain = @chain,
-            prev_tool = @prev_tool WHERE id = @id`,
+    `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
+       chain = @chain, prev_tool = @prev_tool WHERE id = @id`,
   );
   const updateNew = db.prepare(
-    `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id, chain = @chain,
-            prev_tool = @prev_tool, size_bucket = @size_bucket WHERE id = @id`,
+    `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
+       chain = @chain, prev_tool = @prev_tool, size_bucket = @size_bucket WHERE id = @id`,
   );
   const upsertDaily = db.prepare(
     `INSERT INTO metrics_daily (project_id, day_ms, tool_name, client_name, oc, link, head,
-                                calls, units, duration, l0, l1, l2, l3)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
        duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
        l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`,
   );
   const upsertSession = db.prepare(
-    `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
-       ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links, chains, units, duration, slow)
+    `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms,
+       last_end_ms, calls, ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats,
+       unknown_links, chains, units, duration, slow)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms),
-       last_end_ms = max(last_end_ms, excluded.last_end_ms), calls = calls + excluded.calls, ok = ok + excluded.ok,
-       empty = empty + excluded.empty, bad_args = bad_args + excluded.bad_args,
-       tool_error = tool_error + excluded.tool_error, crashed = crashed + excluded.crashed, fcs = fcs + excluded.fcs,
+     ON CONFLICT DO UPDATE SET first_ms = min(first_ms, excluded.first_ms),
+       last_ms = max(last_ms, excluded.last_ms), last_end_ms = max(last_end_ms, excluded.last_end_ms),
+       calls = calls + excluded.calls, ok = ok + excluded.ok, empty = empty + excluded.empty,
+       bad_args = bad_args + excluded.bad_args, tool_error = tool_error + excluded.tool_error,
+       crashed = crashed + excluded.crashed, fcs = fcs + excluded.fcs,
        retries = retries + excluded.retries, repeats = repeats + excluded.repeats,
        unknown_links = unknown_links + excluded.unknown_links, chains = chains + excluded.chains,
-       units = units + excluded.units, duration = duration + excluded.duration, slow = slow + excluded.slow`,
+       units = units + excluded.units, duration = duration + excluded.duration,
+       slow = slow + excluded.slow`,
   );
   const upsertPair = db.prepare(
-    `INSERT INTO metrics_pairs (project_id, day_ms, client_name, from_tool, to_tool, n) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+    `INSERT INTO metrics_pairs (project_id, day_ms, client_name, from_tool, to_tool, n)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`,
   );
   const upsertSize = db.prepare(
-    `INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET n = n + excluded.n, units = units + excluded.units`,
+  );
+  const upsertLatency = db.prepare(
+    `INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  );
+  const upsertDuration = db.prepare(
+    `INSERT INTO metrics_durations (project_id, day_ms, duration_ms, n) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
   );
   const dirtyProjects = db.prepare<[], { project_id: number }>(
     'SELECT project_id FROM metrics_dirty',
@@ -217,86 +258,8 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       (sessions.get(s) ?? sessions.set(s, []).get(s)!).push(r);
     }
 
-    // 1. Same-tool links, first-call success, runs and chains.
-    for (const group of groups.values()) {
-      const first = group[0]!;
-      const last = group.at(-1)!;
-      const { project_id: p, session_id: s, tool_name: t } = first;
-      const anchor = anchorOf.get(p, s, t, first.started_ms, first.started_ms, first.id);
-      let start: Row = first;
-      let carried: { runId: number; chain: 0 | 1; anchor: Row } | null = null;
-      if (anchor && first.started_ms - anchor.started_ms <= RETRY_WINDOW_MS) {
-        if (anchor.link === LINK.none) {
-          // The anchor ended its run: its run is unchanged up to it, so carry its facts.
-          start = anchor;
-          carried = { runId: anchor.run_id, chain: anchor.chain, anchor };
-        } else {
-          // A call landed inside a run: recompute that run from its first call.
-          start = byId.get(anchor.run_id) ?? anchor;
-        }
-      }
-      const seq: Touched[] = [];
-      for (const row of groupFrom.iterate(p, s, t, start.started_ms, start.started_ms, start.id)) {
-        const prev = seq.at(-1)?.row;
-        if (prev && after(row, last) && row.started_ms - prev.started_ms > RETRY_WINDOW_MS) break;
-        seq.push(touched.get(row.id) ?? touch(row));
-      }
-      // Note: breaking out of iterate() ends the statement, so it is reusable.
-      let runStart = 0;
-      const closeRun = (end: number): void => {
-        const isFirst = runStart === 0;
-        const runId = isFirst && carried ? carried.runId : seq[runStart]!.row.id;
-        let chain: 0 | 1 = isFirst && carried ? carried.chain : 0;
-        for (let j = runStart; j < end; j++) if (seq[j]!.next.link === LINK.retry) chain = 1;
-        for (let j = runStart; j < end; j++) {
-          seq[j]!.next.run_id = runId;
-          seq[j]!.next.chain = chain;
-        }
-        if (isFirst && carried && chain !== carried.chain && carried.runId !== carried.anchor.id) {
-          // The run before the anchor just became a retry chain.
-          const headRow = touched.get(carried.runId)?.row ?? byId.get(carried.runId);
-          const head = headRow ? touch(headRow) : undefined;
-          if (head) head.next.chain = chain;
-          const a = carried.anchor;
-          const hr = head?.row ?? a;
-          chainPrefix.run({
-            p,
-            s,
-            t,
-            run: carried.runId,
-            fromMs: hr.started_ms,
-            fromId: hr.id,
-            toMs: a.started_ms,
-            toId: a.id,
-          });
-          for (const x of touched.values()) {
-            const r = x.row;
-            if (
-              r.project_id === p &&
-              r.session_id === s &&
-              r.tool_name === t &&
-              x.next.run_id === carried.runId &&
-              !after(r, a)
-            ) {
-              x.next.chain = chain;
-            }
-          }
-        }
-      };
-      for (let i = 0; i < seq.length; i++) {
-        const cur = seq[i]!;
-        const nxt = seq[i + 1];
-        cur.next.link = linkCode(cur.row, nxt?.row);
-        cur.next.fcs = firstCallSuccess(cur.row, cur.next.link);
-        if (i === 0) cur.next.prev_link = cur.isNew ? LINK.none : cur.row.prev_link;
-        else cur.next.prev_link = seq[i - 1]!.next.link;
-        if (i > 0 && cur.next.prev_link === LINK.none) {
-          closeRun(i);
-          runStart = i;
-        }
-      }
-      closeRun(seq.length);
-    }
+    // 1. Same-tool links, first-call success, runs, chains.
+    for (const group of groups.values()) recomputeGroup(group, touched, touch);
 
     // 2. Session order across tools: each new call's predecessor, and its successor's.
     for (const list of sessions.values()) {
@@ -313,18 +276,27 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     const sess = new Deltas(17);
     const pairs = new Deltas(1);
     const sizes = new Deltas(2);
+    const latency = new Deltas(1);
+    const durations = new Deltas(1);
+    const firstLast = new Map<string, [number, number, number]>();
+    /** The parts of a call's contribution that depend on its derived facts. */
     const contribute = (r: Row, f: DerivedFacts, sign: number): void => {
       const day = utcDay(r.started_ms);
       const oc = outcomeClass(r.outcome, r.is_empty);
       const head = f.chain === 1 && f.prev_link === LINK.none ? 1 : 0;
       const lat = [0, 0, 0, 0];
       lat[latencyBucketIndex(r.duration_ms)] = 1;
-      daily.add(
-        [r.project_id, day, r.tool_name, r.client_name, oc, f.link, head],
-        [1, r.response_bytes, r.duration_ms, ...lat],
-        sign,
-      );
-      // metrics_sessions dynamic part: fcs, retries, repeats, unknown, chains (indexes 9–13 below).
+      for (const d of [day, ALL_TIME]) {
+        daily.add(
+          [r.project_id, d, r.tool_name, r.client_name, oc, f.link, head],
+          [1, r.response_bytes, r.duration_ms, ...lat],
+          sign,
+        );
+        if (f.prev_tool !== null && f.prev_tool !== r.tool_name) {
+          pairs.add([r.project_id, d, r.client_name, f.prev_tool, r.tool_name], [1], sign);
+        }
+      }
+      // metrics_sessions, dynamic part: fcs, retries, repeats, unknown links, chains (9–13).
       const v = new Array<number>(17).fill(0);
       v[9] = f.fcs;
       v[10] = f.link === LINK.retry ? 1 : 0;
@@ -332,46 +304,43 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       v[12] = f.link === LINK.unknown ? 1 : 0;
       v[13] = head;
       sess.add([r.project_id, r.session_id, r.client_name], v, sign);
-      if (f.prev_tool !== null && f.prev_tool !== r.tool_name) {
-        pairs.add([r.project_id, day, r.client_name, f.prev_tool, r.tool_name], [1], sign);
-      }
     };
-    const firstLast = new Map<string, [number, number, number]>();
+    /** The parts that never change after insert. */
+    const contributeStatic = (r: Row): void => {
+      const day = utcDay(r.started_ms);
+      const v = new Array<number>(17).fill(0);
+      v[0] = 1; // calls
+      v[1 + outcomeClass(r.outcome, r.is_empty)] = 1; // ok, empty, bad_args, tool_error, crashed
+      v[14] = r.response_bytes;
+      v[15] = r.duration_ms;
+      v[16] = r.duration_ms >= SLOW_CALL_MS ? 1 : 0;
+      const key = [r.project_id, r.session_id, r.client_name];
+      sess.add(key, v, 1);
+      const k = JSON.stringify(key);
+      const fl = firstLast.get(k);
+      const end = r.started_ms + r.duration_ms;
+      firstLast.set(
+        k,
+        fl
+          ? [Math.min(fl[0], r.started_ms), Math.max(fl[1], r.started_ms), Math.max(fl[2], end)]
+          : [r.started_ms, r.started_ms, end],
+      );
+      const sb = sizeBucket(r.response_bytes);
+      const fb = fineBucket(r.duration_ms);
+      for (const d of [day, ALL_TIME]) {
+        sizes.add([r.project_id, d, r.tool_name, r.client_name, sb], [1, r.response_bytes], 1);
+        durations.add([r.project_id, d, r.duration_ms], [1], 1);
+      }
+      latency.add([r.project_id, day, '', fb], [1], 1);
+      latency.add([r.project_id, ALL_TIME, r.tool_name, fb], [1], 1);
+      latency.add([r.project_id, ALL_TIME, '', fb], [1], 1);
+    };
     for (const t of touched.values()) {
       const r = t.row;
       if (t.isNew) {
         updateNew.run({ id: r.id, ...t.next, size_bucket: sizeBucket(r.response_bytes) });
         contribute(r, t.next, 1);
-        const oc = outcomeClass(r.outcome, r.is_empty);
-        const v = new Array<number>(17).fill(0);
-        v[0] = 1; // calls
-        v[1 + oc] = 1; // ok, empty, bad_args, tool_error, crashed → 1..5
-        v[14] = r.response_bytes;
-        v[15] = r.duration_ms;
-        v[16] = r.duration_ms >= SLOW_CALL_MS ? 1 : 0;
-        const key = [r.project_id, r.session_id, r.client_name];
-        sess.add(key, v, 1);
-        const k = JSON.stringify(key);
-        const fl = firstLast.get(k);
-        const end = r.started_ms + r.duration_ms;
-        if (!fl) firstLast.set(k, [r.started_ms, r.started_ms, end]);
-        else
-          firstLast.set(k, [
-            Math.min(fl[0], r.started_ms),
-            Math.max(fl[1], r.started_ms),
-            Math.max(fl[2], end),
-          ]);
-        sizes.add(
-          [
-            r.project_id,
-            utcDay(r.started_ms),
-            r.tool_name,
-            r.client_name,
-            sizeBucket(r.response_bytes),
-          ],
-          [1, r.response_bytes],
-          1,
-        );
+        contributeStatic(r);
       } else if (!sameFacts(factsOf(r), t.next)) {
         updateFacts.run({ id: r.id, ...t.next });
         contribute(r, factsOf(r), -1);
@@ -379,27 +348,137 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       }
     }
     for (const { key, v } of daily.entries()) upsertDaily.run(...key, ...v);
+    const none = [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
     for (const { key, v } of sess.entries()) {
-      const fl = firstLast.get(JSON.stringify(key));
-      // A dynamic-only change leaves first/last alone: min/max with the extremes never moves them.
-      const [first, last, end] = fl ?? [
-        Number.MAX_SAFE_INTEGER,
-        Number.MIN_SAFE_INTEGER,
-        Number.MIN_SAFE_INTEGER,
-      ];
-      upsertSession.run(
-        ...key,
-        first,
-        last,
-        end,
-        ...v.slice(0, 1),
-        ...v.slice(1, 6),
-        ...v.slice(9, 14),
-        ...v.slice(14, 17),
-      );
+      // A facts-only change leaves first/last alone: min/max with the extremes never moves them.
+      const fl = firstLast.get(JSON.stringify(key)) ?? none;
+      upsertSession.run(...key, ...fl, v[0], ...v.slice(1, 6), ...v.slice(9, 17));
     }
     for (const { key, v } of pairs.entries()) upsertPair.run(...key, ...v);
     for (const { key, v } of sizes.entries()) upsertSize.run(...key, ...v);
+    for (const { key, v } of latency.entries()) upsertLatency.run(...key, ...v);
+    for (const { key, v } of durations.entries()) upsertDuration.run(...key, ...v);
+  }
+
+  /** Recomputes links, runs and chains around the new calls of one (project, session, tool). */
+  function recomputeGroup(
+    group: readonly Row[],
+    touched: Map<number, Touched>,
+    touch: (row: Row) => Touched,
+  ): void {
+    const first = group[0]!;
+    const last = group.at(-1)!;
+    const { project_id: p, session_id: s, tool_name: t } = first;
+    const anchor = anchorOf.get(p, s, t, first.started_ms, first.started_ms, first.id);
+    let start: Row = first;
+    let carried: { runId: number; chain: 0 | 1; anchor: Row } | null = null;
+    if (anchor && first.started_ms - anchor.started_ms <= RETRY_WINDOW_MS) {
+      if (anchor.link === LINK.none) {
+        // The anchor ended its run: the run is unchanged up to it, so carry its facts.
+        start = anchor;
+        carried = { runId: anchor.run_id, chain: anchor.chain, anchor };
+      } else {
+        // A call landed inside a run: recompute that run from its first call.
+        start = byId.get(anchor.run_id) ?? anchor;
+      }
+    }
+    const seq: Touched[] = [];
+    for (const row of groupFrom.iterate(p, s, t, start.started_ms, start.started_ms, start.id)) {
+      const prev = seq.at(-1)?.row;
+      // Past the last new call, the first gap over 30 s ends everything that can change.
+      if (prev && after(row, last) && row.started_ms - prev.started_ms > RETRY_WINDOW_MS) break;
+      seq.push(touched.get(row.id) ?? touch(row));
+    }
+    const oldChains = new Set<number>();
+    for (const x of seq) if (!x.isNew && x.row.chain === 1) oldChains.add(x.row.run_id);
+
+    // Links and first-call success; runs split where a link is none.
+    const runs: [number, number][] = [];
+    let runStart = 0;
+    for (let i = 0; i < seq.length; i++) {
+      const cur = seq[i]!;
+      cur.next.link = linkCode(cur.row, seq[i + 1]?.row);
+      cur.next.fcs = firstCallSuccess(cur.row, cur.next.link);
+      cur.next.prev_link =
+        i === 0 ? (cur.isNew ? LINK.none : cur.row.prev_link) : seq[i - 1]!.next.link;
+      if (i > 0 && cur.next.prev_link === LINK.none) {
+        runs.push([runStart, i]);
+        runStart = i;
+      }
+    }
+    runs.push([runStart, seq.length]);
+
+    const kept = new Set<number>();
+    for (const [a, b] of runs) {
+      const carry = a === 0 && carried ? carried : null;
+      const runId = carry ? carry.runId : seq[a]!.row.id;
+      let chain: 0 | 1 = carry ? carry.chain : 0;
+      for (let j = a; j < b; j++) if (seq[j]!.next.link === LINK.retry) chain = 1;
+      for (let j = a; j < b; j++) {
+        seq[j]!.next.run_id = runId;
+        seq[j]!.next.chain = chain;
+      }
+      if (!chain) continue;
+      kept.add(runId);
+
+      // The chain row; members before the anchor are not loaded, so take them from the old
+      // row (the run already was a chain) or count them (it just became one).
+      const st: ChainStats = { calls: 0, retries: 0, repeats: 0, unknown_links: 0 };
+      let client = seq[a]!.row.client_name;
+      let firstMs = seq[a]!.row.started_ms;
+      if (carry && carry.runId !== carry.anchor.id) {
+        const prior = carry.chain ? chainRow.get(carry.runId) : undefined;
+        const headRow = touched.get(carry.runId)?.row ?? byId.get(carry.runId)!;
+        if (prior) {
+          st.calls = prior.calls - 1;
+          st.retries = prior.retries;
+          st.repeats = prior.repeats;
+          st.unknown_links = prior.unknown_links;
+        } else {
+          const a0 = carry.anchor;
+          const range = { p, s, t, run: carry.runId, fromMs: headRow.started_ms };
+          Object.assign(st, chainPrefixStats.get({ ...range, toMs: a0.started_ms, toId: a0.id }));
+          // The run before the anchor just became a retry chain: mark its members.
+          chainPrefix.run({
+            ...range,
+            fromId: headRow.id,
+            toMs: a0.started_ms,
+            toId: a0.id,
+          });
+          touch(headRow).next.chain = 1;
+          for (const x of touched.values()) {
+            const r = x.row;
+            if (r.project_id === p && r.session_id === s && r.tool_name === t) {
+              if (x.next.run_id === carry.runId && !after(r, a0)) x.next.chain = 1;
+            }
+          }
+        }
+        client = headRow.client_name;
+        firstMs = headRow.started_ms;
+      }
+      for (let j = a; j < b; j++) {
+        const l = seq[j]!.next.link;
+        st.calls++;
+        if (l === LINK.retry) st.retries++;
+        else if (l === LINK.repeat) st.repeats++;
+        else if (l === LINK.unknown) st.unknown_links++;
+      }
+      const tail = seq[b - 1]!.row;
+      putChain.run({
+        run_id: runId,
+        project_id: p,
+        session_id: s,
+        tool_name: t,
+        client_name: client,
+        first_ms: firstMs,
+        last_ms: tail.started_ms,
+        last_end_ms: tail.started_ms + tail.duration_ms,
+        ...st,
+        resolved: tail.outcome === 'ok' && !tail.is_empty ? 1 : 0,
+        tail_id: tail.id,
+      });
+    }
+    for (const id of oldChains) if (!kept.has(id)) dropChain.run(id);
   }
 
   return {

@@ -6,11 +6,18 @@
 import type Database from 'better-sqlite3';
 import type { StatRow } from '../../metrics/aggregate.js';
 import { DAY_MS } from '../../metrics/constants.js';
+import {
+  fineBucketRange,
+  locateRank,
+  mergeHistograms,
+  percentiles as percentilesOf,
+  valueAtRank,
+} from '../../metrics/latency.js';
 import { splitByDay, type Span } from '../../metrics/time.js';
 import { statementCache } from '../statement-cache.js';
 import type { CallFilter } from '../types.js';
 import { createMetricsMaintainer } from './maintain.js';
-import { HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from './sql.js';
+import { ALL_TIME, HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from './sql.js';
 
 type Params = Record<string, string | number>;
 
@@ -47,6 +54,30 @@ function conditions(
 }
 
 const RAW = { time: 'started_ms', tool: 'tool_name', client: 'client_name', session: 'session_id' };
+
+/** WHERE parts for a rollup: the all-time rows when the span is unbounded, else whole days. */
+function rollupConditions(
+  f: CallFilter,
+  cols: { tool?: string; client?: string },
+  span: Span,
+): { sql: string; params: Params } {
+  const w = conditions(f, { ...cols, time: 'day_ms' }, span);
+  const all = span.from === undefined && span.to === undefined;
+  return { sql: `${w.sql} AND day_ms ${all ? '=' : '<>'} ${ALL_TIME}`, params: w.params };
+}
+
+/** Exact p50/p95/p99 (nearest rank). */
+export interface Percentiles {
+  p50_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+}
+const PS = [
+  ['p50_ms', 0.5],
+  ['p95_ms', 0.95],
+  ['p99_ms', 0.99],
+] as const;
+const NO_PERCENTILES: Percentiles = { p50_ms: null, p95_ms: null, p99_ms: null };
 
 /** Columns of a call with its stored facts, for lists and session detail. */
 export const CALL_COLUMNS = `id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
@@ -128,6 +159,24 @@ const SESSION_SORT_SQL: Record<SessionSort, string> = {
   cost: '(units + coalesce(schema_bytes, 0))',
 };
 
+/** A row of `metrics_chains`. */
+export interface ChainRow {
+  run_id: number;
+  project_id: number;
+  session_id: string;
+  tool_name: string;
+  client_name: string;
+  first_ms: number;
+  last_ms: number;
+  last_end_ms: number;
+  calls: number;
+  retries: number;
+  repeats: number;
+  unknown_links: number;
+  resolved: number;
+  tail_id: number;
+}
+
 /** Registered tools of one project's latest startup. */
 export interface RegisteredTool {
   project_id: number;
@@ -148,6 +197,31 @@ const SCHEMA_OF_SESSION = (p: string, s: string) =>
   `(SELECT coalesce((SELECT m.schema_bytes FROM metrics_startup_totals m WHERE m.startup_id = st.id), 0)
      FROM startups st INDEXED BY startups_by_session WHERE st.project_id = ${p} AND st.session_id = ${s}
      ORDER BY st.id DESC LIMIT 1)`;
+
+/**
+ * Exact percentiles from a fine histogram (`[bucket, count]` sorted): locate each rank's
+ * bucket, then read that bucket's exact `[duration, count]` values.
+ */
+function pick(
+  fine: readonly (readonly [number, number])[],
+  valuesIn: (lo: number, hi: number) => [number, number][],
+  ps: readonly number[] = [0.5, 0.95, 0.99],
+): Percentiles {
+  const out: Percentiles = { ...NO_PERCENTILES };
+  const cache = new Map<number, [number, number][]>();
+  for (const [key, p] of PS) {
+    if (!ps.includes(p)) continue;
+    const at = locateRank(fine, p);
+    if (!at) continue;
+    let values = cache.get(at.bucket);
+    if (!values) {
+      const [lo, hi] = fineBucketRange(at.bucket);
+      cache.set(at.bucket, (values = mergeHistograms([valuesIn(lo, hi)])));
+    }
+    out[key] = valueAtRank(values, at.rank);
+  }
+  return out;
+}
 
 /** Builds the metrics queries for one connection. */
 export function createMetricsQueries(db: Database.Database, readonly = false) {
@@ -175,6 +249,42 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
 
   const all = <T>(sql: string, params: Params): T[] => prepare(sql).all(params) as T[];
 
+  /** Roughly what share of a project's calls the filter's time range holds (from the rollup). */
+  function timeShare(p: number, f: CallFilter): number {
+    if (f.from === undefined && f.to === undefined) return 1;
+    const total =
+      (prepare(`SELECT sum(calls) FROM metrics_daily WHERE project_id = ? AND day_ms = ${ALL_TIME}`)
+        .pluck()
+        .get(p) as number | null) ?? 0;
+    if (total === 0) return 0;
+    const inRange =
+      (prepare(
+        `SELECT sum(calls) FROM metrics_daily WHERE project_id = @p AND day_ms <> ${ALL_TIME}
+         AND day_ms >= @from AND day_ms < @to`,
+      )
+        .pluck()
+        .get({
+          p,
+          from: f.from === undefined ? -Number.MAX_SAFE_INTEGER : f.from - DAY_MS,
+          to: f.to ?? Number.MAX_SAFE_INTEGER,
+        }) as number | null) ?? 0;
+    return inRange / total;
+  }
+
+  /**
+   * The index for a read of (tool, duration, start, client, session) only: one tool's range,
+   * a short time range, or the whole project in tool/duration order. `bySession` prefers
+   * session order for DISTINCT session reads over large ranges.
+   */
+  function narrowIndex(p: number, f: CallFilter, bySession = false): string {
+    if (f.session !== undefined) return '';
+    if (f.tool !== undefined) return 'INDEXED BY calls_by_tool_duration';
+    if ((f.from !== undefined || f.to !== undefined) && timeShare(p, f) < 0.25) {
+      return 'INDEXED BY calls_by_time';
+    }
+    return bySession ? 'INDEXED BY calls_by_session_tool' : 'INDEXED BY calls_by_tool_duration';
+  }
+
   /** Stat rows from raw calls in `span` (any filter). */
   function rawStats(p: number, f: CallFilter, span: Span): StatRow[] {
     const w = conditions(f, RAW, span);
@@ -188,7 +298,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
 
   /** Stat rows from the daily rollup for whole days in `span`. */
   function dailyStats(p: number, f: CallFilter, span: Span): StatRow[] {
-    const w = conditions(f, { time: 'day_ms', tool: 'tool_name', client: 'client_name' }, span);
+    const w = rollupConditions(f, { tool: 'tool_name', client: 'client_name' }, span);
     return all<StatRow>(
       `SELECT tool_name AS tool, client_name AS client, oc, link, head, sum(calls) AS calls, sum(units) AS units,
               sum(duration) AS duration, sum(l0) AS l0, sum(l1) AS l1, sum(l2) AS l2, sum(l3) AS l3
@@ -216,6 +326,31 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
     return out;
   }
 
+  /** Exact percentiles by counting the matching calls' durations (any filter). */
+  function exactPercentiles(
+    projects: number[],
+    f: CallFilter,
+  ): { overall: Percentiles; byTool: Map<string, Percentiles> } {
+    const perTool = new Map<string, [number, number][]>();
+    for (const p of projects) {
+      const w = conditions(f, RAW);
+      const index = narrowIndex(p, f);
+      const rows = prepare(
+        `SELECT tool_name, duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY 1, 2`,
+      )
+        .raw()
+        .all({ ...w.params, projectId: p }) as [string, number, number][];
+      for (const [t, d, n] of rows) {
+        const list = perTool.get(t) ?? [];
+        list.push([d, n]);
+        perTool.set(t, list);
+      }
+    }
+    const byTool = new Map<string, Percentiles>();
+    for (const [t, list] of perTool) byTool.set(t, percentilesOf(mergeHistograms([list])));
+    return { overall: percentilesOf(mergeHistograms(perTool.values())), byTool };
+  }
+
   return {
     /** Additive stat rows (tool × client × outcome class × link × chain head) for a filter. */
     stats(f: CallFilter): StatRow[] {
@@ -226,20 +361,134 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       );
     },
 
-    /** Exact duration histograms per tool: `[tool, duration_ms, count]` sorted by tool, duration. */
-    durations(f: CallFilter): [string, number, number][] {
-      const out: [string, number, number][] = [];
-      for (const p of projectsOf(f)) {
-        const w = conditions(f, RAW);
-        const index = f.session === undefined ? 'INDEXED BY calls_by_tool_duration' : '';
-        out.push(
-          ...(prepare(
-            `SELECT tool_name, duration_ms, count(*) FROM calls ${index} WHERE ${w.sql}
-             GROUP BY tool_name, duration_ms`,
+    /**
+     * Exact p50/p95/p99, overall and per tool. All-time views (no time, client or session
+     * filter) find the fine bucket holding each rank in the latency rollup, then read only that
+     * bucket's durations; any other view counts the matching calls' durations exactly.
+     */
+    percentiles(f: CallFilter): { overall: Percentiles; byTool: Map<string, Percentiles> } {
+      const projects = projectsOf(f);
+      const fast =
+        f.from === undefined &&
+        f.to === undefined &&
+        f.client === undefined &&
+        f.session === undefined;
+      if (!fast) return exactPercentiles(projects, f);
+      const byTool = new Map<string, Percentiles>();
+      const fine = new Map<string, [number, number][]>();
+      for (const p of projects) {
+        const w = conditions(f, { tool: 'tool_name' });
+        const rows = prepare(
+          `SELECT tool_name, bucket, n FROM metrics_latency
+           WHERE ${w.sql} AND day_ms = ${ALL_TIME} AND tool_name <> '' AND n > 0`,
+        )
+          .raw()
+          .all({ ...w.params, projectId: p }) as [string, number, number][];
+        for (const [t, b, n] of rows) {
+          const list = fine.get(t) ?? [];
+          list.push([b, n]);
+          fine.set(t, list);
+        }
+      }
+      const inBucket = prepare(
+        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_tool_duration
+         WHERE project_id = ? AND tool_name = ? AND duration_ms >= ? AND duration_ms < ?
+         GROUP BY duration_ms`,
+      ).raw();
+      for (const [tool, list] of fine) {
+        const hist = mergeHistograms([list]);
+        byTool.set(
+          tool,
+          pick(hist, (lo, hi) =>
+            projects.flatMap((p) => inBucket.all(p, tool, lo, hi) as [number, number][]),
+          ),
+        );
+      }
+      if (f.tool !== undefined) return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool };
+      const overallFine = mergeHistograms(
+        projects.map(
+          (p) =>
+            prepare(
+              `SELECT bucket, n FROM metrics_latency WHERE project_id = ? AND day_ms = ${ALL_TIME}
+               AND tool_name = '' AND n > 0`,
+            )
+              .raw()
+              .all(p) as [number, number][],
+        ),
+      );
+      const exact = prepare(
+        `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND day_ms = ${ALL_TIME}
+         AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
+      ).raw();
+      const overall = pick(overallFine, (lo, hi) =>
+        projects.flatMap((p) => exact.all(p, lo, hi) as [number, number][]),
+      );
+      return { overall, byTool };
+    },
+
+    /**
+     * Exact p95 per time bucket. Whole UTC days of an unfiltered project view come from the
+     * daily latency rollup; anything else counts the matching calls' durations.
+     */
+    seriesP95(f: CallFilter, widthMs: number, offsetMs: number): Map<number, number> {
+      const out = new Map<number, number>();
+      const projects = projectsOf(f);
+      const plain =
+        widthMs === DAY_MS &&
+        offsetMs === 0 &&
+        f.tool === undefined &&
+        f.client === undefined &&
+        f.session === undefined;
+      const rawSpans: Span[] = [];
+      if (plain) {
+        const { days, edges } = splitByDay({ from: f.from, to: f.to });
+        rawSpans.push(...edges);
+        if (days) {
+          const perDay = new Map<number, [number, number][][]>();
+          for (const p of projects) {
+            const w = rollupConditions({ projectId: p }, {}, days);
+            const rows = prepare(
+              `SELECT day_ms, bucket, n FROM metrics_latency WHERE ${w.sql} AND tool_name = '' AND n > 0`,
+            )
+              .raw()
+              .all({ ...w.params, projectId: p }) as [number, number, number][];
+            const byDay = new Map<number, [number, number][]>();
+            for (const [d, b, n] of rows) byDay.set(d, [...(byDay.get(d) ?? []), [b, n]]);
+            for (const [d, list] of byDay) perDay.set(d, [...(perDay.get(d) ?? []), list]);
+          }
+          const exact = prepare(
+            `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND day_ms = ?
+             AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
+          ).raw();
+          for (const [d, parts] of perDay) {
+            const v = pick(
+              mergeHistograms(parts),
+              (lo, hi) => projects.flatMap((p) => exact.all(p, d, lo, hi) as [number, number][]),
+              [0.95],
+            ).p95_ms;
+            if (v !== null) out.set(d, v);
+          }
+        }
+      } else {
+        rawSpans.push({ from: f.from, to: f.to });
+      }
+      const b = `((started_ms + ${offsetMs}) - ((((started_ms + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
+      const hist = new Map<number, [number, number][]>();
+      for (const span of rawSpans) {
+        for (const p of projects) {
+          const w = conditions(f, RAW, span);
+          const index = narrowIndex(p, { ...f, ...span });
+          const rows = prepare(
+            `SELECT ${b} AS b, duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY 1, 2`,
           )
             .raw()
-            .all({ ...w.params, projectId: p }) as [string, number, number][]),
-        );
+            .all({ ...w.params, projectId: p }) as [number, number, number][];
+          for (const [k, d, n] of rows) hist.set(k, [...(hist.get(k) ?? []), [d, n]]);
+        }
+      }
+      for (const [k, list] of hist) {
+        const v = percentilesOf(mergeHistograms([list])).p95_ms;
+        if (v !== null) out.set(k, v);
       }
       return out;
     },
@@ -265,7 +514,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
           const w = conditions(f, RAW);
           n +=
             (prepare(
-              `SELECT count(*) FROM (SELECT DISTINCT session_id FROM calls INDEXED BY calls_by_session_tool WHERE ${w.sql})`,
+              `SELECT count(*) FROM (SELECT DISTINCT session_id FROM calls ${narrowIndex(p, f, true)} WHERE ${w.sql})`,
             )
               .pluck()
               .get({ ...w.params, projectId: p }) as number) ?? 0;
@@ -282,11 +531,14 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       const out = { sessions: 0, with_startup: 0, schema_bytes: 0 };
       for (const p of projectsOf(f)) {
         const plain =
-          f.from === undefined && f.to === undefined && f.tool === undefined && f.session === undefined;
+          f.from === undefined &&
+          f.to === undefined &&
+          f.tool === undefined &&
+          f.session === undefined;
         const w = plain ? conditions(f, { client: 'client_name' }) : conditions(f, RAW);
         const list = plain
           ? `SELECT DISTINCT session_id FROM metrics_sessions WHERE ${w.sql} AND calls > 0`
-          : `SELECT DISTINCT session_id FROM calls INDEXED BY calls_by_session_tool WHERE ${w.sql}`;
+          : `SELECT DISTINCT session_id FROM calls ${narrowIndex(p, f, true)} WHERE ${w.sql}`;
         const r = prepare(
           `SELECT count(*) AS n, count(b) AS k, coalesce(sum(b), 0) AS b
            FROM (SELECT ${SCHEMA_OF_SESSION('@projectId', 'd.session_id')} AS b FROM (${list}) d)`,
@@ -319,7 +571,8 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
           : (() => {
               const w = conditions(f, RAW);
               return prepare(
-                `SELECT client_name, count(DISTINCT session_id) FROM calls WHERE ${w.sql} GROUP BY client_name`,
+                `SELECT client_name, count(DISTINCT session_id) FROM calls ${narrowIndex(p, f, true)}
+                 WHERE ${w.sql} GROUP BY client_name`,
               )
                 .raw()
                 .all({ ...w.params, projectId: p }) as [string, number][];
@@ -345,11 +598,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       return byDays(
         f,
         (p, span) => {
-          const w = conditions(
-            f,
-            { time: 'day_ms', tool: 'tool_name', client: 'client_name' },
-            span,
-          );
+          const w = rollupConditions(f, { tool: 'tool_name', client: 'client_name' }, span);
           return prepare(
             `SELECT tool_name, bucket, sum(n), sum(units) FROM metrics_sizes WHERE ${w.sql}
              GROUP BY tool_name, bucket HAVING sum(n) > 0`,
@@ -379,7 +628,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       return byDays(
         g,
         (p, span) => {
-          const w = conditions(g, { time: 'day_ms', client: 'client_name' }, span);
+          const w = rollupConditions(g, { client: 'client_name' }, span);
           return prepare(
             `SELECT from_tool, to_tool, sum(n) FROM metrics_pairs WHERE ${w.sql}${toolSql}
              GROUP BY from_tool, to_tool HAVING sum(n) > 0`,
@@ -424,11 +673,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       return byDays(
         f,
         (p, span) => {
-          const w = conditions(
-            f,
-            { time: 'day_ms', tool: 'tool_name', client: 'client_name' },
-            span,
-          );
+          const w = rollupConditions(f, { tool: 'tool_name', client: 'client_name' }, span);
           return prepare(
             `SELECT day_ms, oc, link, sum(calls), sum(units) FROM metrics_daily WHERE ${w.sql}
              GROUP BY 1, 2, 3 HAVING sum(calls) > 0`,
@@ -438,19 +683,6 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
         },
         raw,
       );
-    },
-
-    /** Exact durations per time bucket: `[bucket_start, duration_ms, count]`. */
-    seriesDurations(f: CallFilter, widthMs: number, offsetMs: number): [number, number, number][] {
-      const b = `((started_ms + ${offsetMs}) - ((((started_ms + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
-      return projectsOf(f).flatMap((p) => {
-        const w = conditions(f, RAW);
-        return prepare(
-          `SELECT ${b} AS b, duration_ms, count(*) FROM calls WHERE ${w.sql} GROUP BY 1, 2`,
-        )
-          .raw()
-          .all({ ...w.params, projectId: p }) as [number, number, number][];
-      });
     },
 
     /** First call of every session matching the filter (for "sessions started" per bucket). */
@@ -468,10 +700,17 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
             (m) => (f.from === undefined || m >= f.from) && (f.to === undefined || m < f.to),
           );
         }
-        const w = conditions(f, RAW);
-        return prepare(`SELECT min(started_ms) FROM calls WHERE ${w.sql} GROUP BY session_id`)
+        // First call of each session under the other filters, then kept when in range.
+        const g: CallFilter = { ...f, from: undefined, to: undefined };
+        const w = conditions(g, RAW);
+        const starts = prepare(
+          `SELECT min(started_ms) FROM calls ${narrowIndex(p, g, true)} WHERE ${w.sql} GROUP BY session_id`,
+        )
           .pluck()
           .all({ ...w.params, projectId: p }) as number[];
+        return starts.filter(
+          (m) => (f.from === undefined || m >= f.from) && (f.to === undefined || m < f.to),
+        );
       });
     },
 
@@ -481,14 +720,15 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       let last: number | null = null;
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
-        const r = prepare(
-          `SELECT min(started_ms) AS a, max(started_ms) AS b FROM calls WHERE ${w.sql}`,
-        ).get({
-          ...w.params,
-          projectId: p,
-        }) as { a: number | null; b: number | null };
-        if (r.a !== null) first = first === null ? r.a : Math.min(first, r.a);
-        if (r.b !== null) last = last === null ? r.b : Math.max(last, r.b);
+        const params = { ...w.params, projectId: p };
+        const edge = (dir: 'ASC' | 'DESC') =>
+          (prepare(`SELECT started_ms FROM calls WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`)
+            .pluck()
+            .get(params) as number | undefined) ?? null;
+        const a = edge('ASC');
+        const b = edge('DESC');
+        if (a !== null) first = first === null ? a : Math.min(first, a);
+        if (b !== null) last = last === null ? b : Math.max(last, b);
       }
       return { first_ms: first, last_ms: last };
     },
@@ -611,8 +851,9 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
     },
 
     /**
-     * Retry chains whose first call matches the filter, newest first, with the total and the
-     * resolved count; `members` are every call of the page's chains in session order.
+     * Retry chains whose first call matches the filter (time, client and tool of the first
+     * call), newest first: the total, the resolved count, per-tool counts, and the page's
+     * chains with every member call in session order.
      */
     chains(
       f: CallFilter,
@@ -620,56 +861,68 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
     ): {
       total: number;
       resolved: number;
-      heads: FactRow[];
-      members: FactRow[];
       byTool: [string, number, number][];
+      rows: ChainRow[];
+      members: FactRow[];
     } {
       let total = 0;
       let resolved = 0;
-      const heads: FactRow[] = [];
       const byTool = new Map<string, [number, number]>();
-      const projects = projectsOf(f);
-      const resolvedSql =
-        opts.resolved === undefined
-          ? ''
-          : ` AND (t.outcome = 'ok' AND t.is_empty = 0) = ${opts.resolved ? 1 : 0}`;
-      for (const p of projects) {
-        const w = conditions(f, { ...RAW, alias: 'h' });
-        const base = `FROM calls h INDEXED BY calls_chain_heads
-          JOIN calls t INDEXED BY calls_chain_members ON t.run_id = h.id AND t.chain = 1 AND t.link = 0
-          WHERE h.chain = 1 AND h.prev_link = 0 AND ${w.sql}${resolvedSql}`;
-        const counts = all<{ tool: string; n: number; r: number }>(
-          `SELECT h.tool_name AS tool, count(*) AS n, sum(t.outcome = 'ok' AND t.is_empty = 0) AS r ${base} GROUP BY h.tool_name`,
-          { ...w.params, projectId: p },
-        );
-        for (const c of counts) {
-          total += c.n;
-          resolved += c.r;
-          const e = byTool.get(c.tool) ?? [0, 0];
-          byTool.set(c.tool, [e[0] + c.n, e[1] + c.r]);
+      const rows: ChainRow[] = [];
+      const res = opts.resolved === undefined ? '' : ` AND resolved = ${opts.resolved ? 1 : 0}`;
+      for (const p of projectsOf(f)) {
+        const w = conditions(f, {
+          time: 'first_ms',
+          tool: 'tool_name',
+          client: 'client_name',
+          session: 'session_id',
+        });
+        const params = { ...w.params, projectId: p };
+        for (const [tool, n, r] of prepare(
+          `SELECT tool_name, count(*), sum(resolved) FROM metrics_chains WHERE ${w.sql}${res} GROUP BY tool_name`,
+        )
+          .raw()
+          .all(params) as [string, number, number][]) {
+          total += n;
+          resolved += r;
+          const e = byTool.get(tool) ?? [0, 0];
+          byTool.set(tool, [e[0] + n, e[1] + r]);
         }
-        heads.push(
-          ...all<FactRow>(
-            `SELECT ${CALL_COLUMNS.replace(/(^|,\s*)(\w+)/g, '$1h.$2')} ${base}
-             ORDER BY h.started_ms DESC, h.id DESC LIMIT @lim`,
-            { ...w.params, projectId: p, lim: opts.limit + opts.offset },
+        rows.push(
+          ...all<ChainRow>(
+            `SELECT * FROM metrics_chains WHERE ${w.sql}${res} ORDER BY first_ms DESC, run_id DESC LIMIT @lim`,
+            { ...params, lim: opts.limit + opts.offset },
           ),
         );
       }
-      heads.sort((a, b) => b.started_ms - a.started_ms || b.id - a.id);
-      const page = heads.slice(opts.offset, opts.offset + opts.limit);
-      const members: FactRow[] = [];
+      rows.sort((a, b) => b.first_ms - a.first_ms || b.run_id - a.run_id);
+      const page = rows.slice(opts.offset, opts.offset + opts.limit);
       const member = prepare(
-        `SELECT ${CALL_COLUMNS} FROM calls INDEXED BY calls_chain_members WHERE run_id = ? AND chain = 1 ORDER BY started_ms, id`,
+        `SELECT ${CALL_COLUMNS} FROM calls INDEXED BY calls_chain_members
+         WHERE run_id = ? AND chain = 1 ORDER BY started_ms, id`,
       );
-      for (const h of page) members.push(...(member.all(h.id) as FactRow[]));
+      const members = page.flatMap((c) => member.all(c.run_id) as FactRow[]);
       return {
         total,
         resolved,
-        heads: page,
-        members,
         byTool: [...byTool.entries()].map(([t, [n, r]]) => [t, n, r]),
+        rows: page,
+        members,
       };
+    },
+
+    /** Exact `[duration_ms, count]` histogram of one tool's calls under the filter. */
+    toolDurations(f: CallFilter & { tool: string }): [number, number][] {
+      const parts = projectsOf(f).map((p) => {
+        const w = conditions(f, RAW);
+        const index = f.session === undefined ? 'INDEXED BY calls_by_tool_duration' : '';
+        return prepare(
+          `SELECT duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY duration_ms`,
+        )
+          .raw()
+          .all({ ...w.params, projectId: p }) as [number, number][];
+      });
+      return mergeHistograms(parts);
     },
 
     /**

@@ -25,18 +25,35 @@ export const LATENCY_SUMS_SQL = (p = ''): string =>
 export const SIZE_BUCKET_SQL = (col: string): string =>
   `CASE WHEN ${col} < 1 THEN 0 ${SIZE_EDGES.map((e, i) => `WHEN ${col} < ${e} THEN ${i}`).join(' ')} ELSE ${SIZE_EDGES.length} END`;
 
+/** Fine latency bucket of a duration column, matching `fineBucket()` in src/metrics/latency.ts. */
+export const FINE_BUCKET_SQL = (col: string): string => {
+  const steps: string[] = [];
+  for (let e = 5; e <= 46; e++) {
+    steps.push(
+      `WHEN ${col} < ${2 ** (e + 1)} THEN ${32 + 16 * (e - 5)} + ((${col} >> ${e - 4}) & 15)`,
+    );
+  }
+  return `CASE WHEN ${col} < 32 THEN ${col} ${steps.join(' ')} ELSE 0 END`;
+};
+
+/** `day_ms` of the all-time rows kept beside the daily ones (never a real day start). */
+export const ALL_TIME = -1;
+
 /** Link code from the row's hash/time (`h`, `t`) to another's (`oh`, `ot`), `ot` after `t`. */
 const linkSql = (t: string, h: string, ot: string, oh: string): string =>
   `CASE WHEN ${t} IS NULL OR ${ot} IS NULL OR ${ot} - ${t} > ${RETRY_WINDOW_MS} THEN 0
         WHEN ${h} = '${UNKNOWN_HASH}' OR ${oh} = '${UNKNOWN_HASH}' THEN 3
         WHEN ${h} = ${oh} THEN 2 ELSE 1 END`;
 
-/** The derived tables (all keyed by project, so a deleted project takes its rows along). */
+/** The derived tables keyed by project (a deleted project takes its rows along). */
 export const DERIVED_TABLES = [
   'metrics_daily',
   'metrics_sessions',
   'metrics_pairs',
   'metrics_sizes',
+  'metrics_latency',
+  'metrics_durations',
+  'metrics_chains',
 ];
 
 /**
@@ -48,6 +65,11 @@ export function rebuildSql(projectId?: number): string {
   if (projectId !== undefined && !Number.isSafeInteger(projectId))
     throw new Error('bad project id');
   const where = projectId === undefined ? '1' : `project_id = ${projectId}`;
+  const day = DAY_SQL('started_ms');
+  /** Daily rows and their all-time twins from one grouped select. */
+  const both = (table: string, cols: string, select: (dayExpr: string) => string): string =>
+    `INSERT INTO ${table} (${cols}) ${select(day)};
+INSERT INTO ${table} (${cols}) ${select(String(ALL_TIME))};`;
   return /* sql */ `
 ${DERIVED_TABLES.map((t) => `DELETE FROM ${t} WHERE ${where};`).join('\n')}
 DROP TABLE IF EXISTS temp.metrics_rebuild;
@@ -82,11 +104,39 @@ UPDATE main.calls SET link = r.link, prev_link = r.prev_link, fcs = r.fcs, run_i
        chain = r.chain, prev_tool = r.prev_tool, size_bucket = r.size_bucket
 FROM temp.metrics_rebuild r WHERE main.calls.id = r.id;
 DROP TABLE temp.metrics_rebuild;
-INSERT INTO metrics_daily (project_id, day_ms, tool_name, client_name, oc, link, head,
-                           calls, units, duration, l0, l1, l2, l3)
-SELECT project_id, ${DAY_SQL('started_ms')}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
+${both(
+  'metrics_daily',
+  'project_id, day_ms, tool_name, client_name, oc, link, head, calls, units, duration, l0, l1, l2, l3',
+  (d) => `SELECT project_id, ${d}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
        count(*), sum(response_bytes), sum(duration_ms), ${LATENCY_SUMS_SQL()}
-FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7;
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+)}
+${both(
+  'metrics_pairs',
+  'project_id, day_ms, client_name, from_tool, to_tool, n',
+  (d) => `SELECT project_id, ${d}, client_name, prev_tool, tool_name, count(*)
+FROM main.calls WHERE ${where} AND prev_tool IS NOT NULL AND prev_tool <> tool_name GROUP BY 1, 2, 3, 4, 5`,
+)}
+${both(
+  'metrics_sizes',
+  'project_id, day_ms, tool_name, client_name, bucket, n, units',
+  (
+    d,
+  ) => `SELECT project_id, ${d}, tool_name, client_name, size_bucket, count(*), sum(response_bytes)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
+)}
+${both(
+  'metrics_durations',
+  'project_id, day_ms, duration_ms, n',
+  (d) =>
+    `SELECT project_id, ${d}, duration_ms, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3`,
+)}
+INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n)
+SELECT project_id, ${day}, '', ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 4;
+INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n)
+SELECT project_id, ${ALL_TIME}, tool_name, ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 3, 4;
+INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n)
+SELECT project_id, ${ALL_TIME}, '', ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 4;
 INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
                               ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links,
                               chains, units, duration, slow)
@@ -95,12 +145,14 @@ SELECT project_id, session_id, client_name, min(started_ms), max(started_ms), ma
        sum(${OC_SQL()} = 4), sum(fcs), sum(link = 1), sum(link = 2), sum(link = 3), sum(${HEAD_SQL()}),
        sum(response_bytes), sum(duration_ms), sum(duration_ms >= ${SLOW_CALL_MS})
 FROM main.calls WHERE ${where} GROUP BY project_id, session_id, client_name;
-INSERT INTO metrics_pairs (project_id, day_ms, client_name, from_tool, to_tool, n)
-SELECT project_id, ${DAY_SQL('started_ms')}, client_name, prev_tool, tool_name, count(*)
-FROM main.calls WHERE ${where} AND prev_tool IS NOT NULL AND prev_tool <> tool_name GROUP BY 1, 2, 3, 4, 5;
-INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units)
-SELECT project_id, ${DAY_SQL('started_ms')}, tool_name, client_name, size_bucket, count(*), sum(response_bytes)
-FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5;
+INSERT INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name, first_ms, last_ms, last_end_ms,
+                            calls, retries, repeats, unknown_links, resolved, tail_id)
+SELECT c.run_id, c.project_id, c.session_id, c.tool_name, h.client_name, min(c.started_ms), max(c.started_ms),
+       max(CASE WHEN c.link = 0 THEN c.started_ms + c.duration_ms END), count(*), sum(c.link = 1), sum(c.link = 2),
+       sum(c.link = 3), max(CASE WHEN c.link = 0 THEN (c.outcome = 'ok' AND c.is_empty = 0) END),
+       max(CASE WHEN c.link = 0 THEN c.id END)
+FROM main.calls c JOIN main.calls h ON h.id = c.run_id
+WHERE c.chain = 1 AND ${where.replace('project_id', 'c.project_id')} GROUP BY c.run_id;
 DELETE FROM metrics_dirty WHERE ${where};
 `;
 }

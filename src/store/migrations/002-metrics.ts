@@ -20,14 +20,21 @@ ALTER TABLE calls ADD COLUMN size_bucket INTEGER NOT NULL DEFAULT 0;
 
 -- Same-tool neighbours in session order; also answers "distinct sessions" under any filter.
 CREATE INDEX calls_by_session_tool ON calls(project_id, session_id, tool_name, started_ms, id, client_name);
--- Exact percentiles: count per distinct duration, per tool, without sorting rows.
-CREATE INDEX calls_by_tool_duration ON calls(project_id, tool_name, duration_ms, started_ms, client_name);
--- Retry chains: their first calls in time order, and every member by chain (run) id.
-CREATE INDEX calls_chain_heads ON calls(project_id, started_ms, id) WHERE chain = 1 AND prev_link = 0;
+-- Exact percentiles of one tool: the calls inside one fine latency bucket, in duration order.
+CREATE INDEX calls_by_tool_duration ON calls(project_id, tool_name, duration_ms, started_ms, client_name, session_id);
+-- Every member of a retry chain, by chain (run) id.
 CREATE INDEX calls_chain_members ON calls(run_id, started_ms, id) WHERE chain = 1;
+-- Time ranges (same leading columns as 001's calls_by_time, which it replaces), covering the
+-- tool, duration, client and session so filtered percentiles and session counts never touch
+-- the table. With calls_by_tool_duration, any tool or time filter reads one index range.
+DROP INDEX calls_by_time;
+CREATE INDEX calls_by_time ON calls(project_id, started_ms, tool_name, duration_ms, client_name, session_id);
 CREATE INDEX startups_by_session ON startups(project_id, session_id, id);
 
--- Daily rollup by tool, client, outcome class (0 ok, 1 empty, 2 bad_args, 3 tool_error,
+-- Rollups below keep daily rows (day_ms = start of the UTC day) and all-time twins
+-- (day_ms = -1), so an all-time view reads a few thousand rows whatever the data size.
+
+-- By tool, client, outcome class (0 ok, 1 empty, 2 bad_args, 3 tool_error,
 -- 4 crashed), link and chain head. Rows are adjusted when a late call changes a neighbour.
 CREATE TABLE metrics_daily (
   project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -95,6 +102,47 @@ CREATE TABLE metrics_sizes (
   units       INTEGER NOT NULL,
   PRIMARY KEY (project_id, day_ms, tool_name, client_name, bucket)
 ) STRICT, WITHOUT ROWID;
+
+-- Fine latency buckets (exact < 32 ms, then 16 per doubling), to find which bucket holds a
+-- percentile's rank: per day for all tools (tool_name ''), and all-time per tool and overall.
+CREATE TABLE metrics_latency (
+  project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  day_ms     INTEGER NOT NULL,
+  tool_name  TEXT    NOT NULL,
+  bucket     INTEGER NOT NULL,
+  n          INTEGER NOT NULL,
+  PRIMARY KEY (project_id, day_ms, tool_name, bucket)
+) STRICT, WITHOUT ROWID;
+
+-- Count per exact duration, per day and all-time (all tools): the exact value inside a bucket.
+CREATE TABLE metrics_durations (
+  project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  day_ms      INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  n           INTEGER NOT NULL,
+  PRIMARY KEY (project_id, day_ms, duration_ms)
+) STRICT, WITHOUT ROWID;
+
+-- One row per retry chain, keyed by its first call (client and time are the first call's).
+CREATE TABLE metrics_chains (
+  run_id        INTEGER PRIMARY KEY,
+  project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  session_id    TEXT    NOT NULL,
+  tool_name     TEXT    NOT NULL,
+  client_name   TEXT    NOT NULL,
+  first_ms      INTEGER NOT NULL,
+  last_ms       INTEGER NOT NULL,
+  last_end_ms   INTEGER NOT NULL,
+  calls         INTEGER NOT NULL,
+  retries       INTEGER NOT NULL,
+  repeats       INTEGER NOT NULL,
+  unknown_links INTEGER NOT NULL,
+  resolved      INTEGER NOT NULL,
+  tail_id       INTEGER NOT NULL
+) STRICT;
+CREATE INDEX metrics_chains_by_time ON metrics_chains(project_id, first_ms);
+CREATE INDEX metrics_chains_by_tool ON metrics_chains(project_id, tool_name, resolved, first_ms, client_name);
+CREATE INDEX metrics_chains_by_session ON metrics_chains(project_id, session_id, first_ms);
 
 -- Each startup's tool count and total schema size (kept by trigger as its tools are written).
 CREATE TABLE metrics_startup_totals (
