@@ -67,6 +67,34 @@ describe('demo against a running dashboard', () => {
     expect(paging.map(klass)).toEqual(['ok', 'ok', 'ok', 'empty']);
   });
 
+  it('gives the numbers the scripts determine (docs/cli.md, "What the demo sends")', async () => {
+    const summary = await t.api('/api/summary?project=mp_live_demo');
+    expect(summary).toMatchObject({
+      calls: 46,
+      sessions: 7,
+      retries: 17,
+      repeats: 4,
+      retry_chains: 8,
+      first_call_success: { rate: 0.5, successes: 23, calls: 46 },
+      outcomes: { ok: 34, empty: 7, bad_args: 2, tool_error: 1, crashed: 2 },
+      registered_tools: 9,
+      dead_tools: 1,
+      unregistered_tools: 1,
+      clients: 5,
+    });
+    const chains = await t.api<{ resolved: number; unresolved: number }>(
+      '/api/chains?project=mp_live_demo',
+    );
+    expect(chains).toMatchObject({ resolved: 6, unresolved: 2 });
+    const tools = (
+      summary as { tools: { name: string; calls: number; first_call_successes: number }[] }
+    ).tools;
+    expect(tools.find((x) => x.name === 'search_issues')).toMatchObject({
+      calls: 22,
+      first_call_successes: 5,
+    });
+  });
+
   it('groups everything under the demo key’s project', async () => {
     const { projects } = await t.api<{
       projects: { key_prefix: string; calls: number; sessions: number }[];
