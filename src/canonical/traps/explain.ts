@@ -128,8 +128,21 @@ export function explainHash(input: string | JsonNode, hash: string, hasher: Hash
   const renderings = [...VARIANTS.map((v) => render(v, ast, hasher)), ...others];
   const correct = sameHash(canonical!.argsHash, given);
   // A variant that merely agrees with the canonical form explains nothing when the hash is wrong.
-  const matches = renderings.filter((r) => sameHash(r.argsHash, given) && (correct || r.text !== canonical!.text));
+  const matches = renderings
+    .filter((r) => sameHash(r.argsHash, given) && (correct || r.text !== canonical!.text))
+    .sort((a, b) => likelihood(a) - likelihood(b));
   return { hash: given, canonical: canonical!, correct, matches, summary: summarize(given, canonical!, correct, matches) };
+}
+
+/**
+ * Where several encoders write the same bytes, name the likeliest first: a language's default
+ * encoder, then measured alternatives, then documented ones, then the TypeScript mistakes.
+ * (The sort is stable, so ties keep the languages' order.)
+ */
+function likelihood(r: Rendering): number {
+  if (r.language === 'ts') return 3;
+  if (DEFAULT_VARIANTS[r.language].id === r.id) return 0;
+  return r.evidence === 'documented' ? 2 : 1;
 }
 
 function summarize(hash: string, canonical: Rendering, correct: boolean, matches: Rendering[]): string {
