@@ -272,7 +272,13 @@ describe('sizes, tokens and cost', () => {
     ]);
     expect(sizeBucketRange(0)).toEqual({ min: 0, max: 1 });
     expect(sizeBucketRange(7)).toEqual({ min: 100, max: 200 });
-    expect([0, 1, 10, 13].map(sizeBucketLabel)).toEqual(['0', '1–2', '10–20', '1K–2K']);
+    expect([0, 1, 4, 10, 13].map(sizeBucketLabel)).toEqual([
+      '0',
+      '1–2',
+      '10–20',
+      '1K–2K',
+      '10K–20K',
+    ]);
     expect(sizeBucketLabel(30)).toBe('≥5G');
   });
   it('tokens ≈ units ÷ 4; $3 per million tokens by default', () => {
