@@ -3,7 +3,10 @@
  * this renders at most a few times a second and never more than {@link ROWS} rows.
  */
 import { useMemo } from 'react';
-import { outcomeKey, OUTCOME_LABEL } from '../api/core-types';
+import { outcomeKey, OUTCOME_LABEL, type Call } from '../api/core-types';
+import { metricsPaths } from '../api/metrics';
+import type { CallPage } from '../api/metrics-types';
+import { useResource } from '../hooks/useResource';
 import { useLive } from '../api/live';
 import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
@@ -21,18 +24,21 @@ export function LiveFeed() {
   const projectId = filters.project
     ? (projects.find((p) => p.key_prefix === filters.project)?.id ?? -1)
     : undefined;
-  const rows = useMemo(
-    () =>
-      feed
-        .filter(
-          (c) =>
-            (projectId === undefined || c.project_id === projectId) &&
-            (!filters.tool || c.tool_name === filters.tool) &&
-            (!filters.client || c.client_name === filters.client),
-        )
-        .slice(0, ROWS),
-    [feed, projectId, filters.tool, filters.client],
-  );
+  // The newest calls already stored fill the feed on open; the stream prepends what arrives.
+  const recent = useResource<CallPage>(metricsPaths.calls(filters, { limit: ROWS }), {
+    live: false,
+  });
+  const { list: rows, liveIds } = useMemo(() => {
+    const live = feed.filter(
+      (c) =>
+        (projectId === undefined || c.project_id === projectId) &&
+        (!filters.tool || c.tool_name === filters.tool) &&
+        (!filters.client || c.client_name === filters.client),
+    );
+    const seen = new Set(live.map((c) => c.id));
+    const stored = (recent.data?.calls ?? []).filter((c) => !seen.has(c.id));
+    return { list: [...live, ...stored].slice(0, ROWS), liveIds: seen };
+  }, [feed, recent.data, projectId, filters.tool, filters.client]);
   if (rows.length === 0) {
     return (
       <div className="feed-empty" data-testid="live-feed">
@@ -45,9 +51,9 @@ export function LiveFeed() {
   return (
     <ol className="feed" data-testid="live-feed" aria-live="polite">
       {rows.map((c) => {
-        const o = outcomeKey(c);
+        const o = outcomeKey({ outcome: c.outcome as Call['outcome'], is_empty: c.is_empty });
         return (
-          <li key={c.id} className="feed-row">
+          <li key={c.id} className={liveIds.has(c.id) ? 'feed-row fresh' : 'feed-row'}>
             <span className="feed-time">{fmtTimeMs(c.started_ms)}</span>
             <span className={`dot o-${o}`} title={OUTCOME_LABEL[o]} />
             <Link

@@ -42,6 +42,7 @@ export function CallsOverTime({
               stackId="o"
               fill={OUTCOME_FILL[k]}
               isAnimationActive={false}
+              maxBarSize={48}
             />
           ))}
         </BarChart>

@@ -89,7 +89,7 @@ export function OverviewPage() {
           label="Cost per session"
           value={fmtUsd(s.cost.cost_per_session_usd)}
           href={link('/sessions', { sort: '-cost' })}
-          sub={`${fmtUsd(s.cost.cost_usd)} total · responses + schemas`}
+          sub={`${fmtUsd(s.cost.cost_usd)} total`}
           trend={points.map((p) => p.cost_usd ?? null)}
         />
       </div>
