@@ -119,9 +119,15 @@ export const command: Command = {
     }
     describeResult(result, endpoint, io);
     const failed = result.mismatches.length > 0 || result.delivery.dropped > 0;
-    if (!served || values.once) {
-      await served?.stop();
+    if (!served) {
       if (!failed) io.stdout.write(`open ${endpoint} to explore it\n`);
+      return failed ? 1 : 0;
+    }
+    if (values.once) {
+      await served.stop();
+      io.stdout.write(
+        `demo: stopped the dashboard it started; to explore the data: mcpulse-devtools serve --db ${served.server.info.dbPath}\n`,
+      );
       return failed ? 1 : 0;
     }
     io.stdout.write(
