@@ -32,6 +32,19 @@ export interface JsonString extends Span {
   kind: 'string';
   value: string;
   escaped: boolean;
+  /**
+   * Printable ASCII that no modelled encoder escapes (see {@link isPlain}): worked out once
+   * here so eight encoders do not each scan the string again.
+   */
+  plain: boolean;
+}
+
+/** Printable ASCII without `" \ / < > & ' + \`` or DEL: every encoder writes it as it is. */
+const PLAIN = /^[\x20\x21\x23-\x25\x28-\x2a\x2c-\x2e\x30-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7e]*$/;
+
+/** Whether every modelled encoder writes `value` between quotes exactly as it is. */
+export function isPlain(value: string): boolean {
+  return PLAIN.test(value);
 }
 
 /** An array, items in order. */
@@ -129,7 +142,7 @@ export function fromValue(value: unknown): JsonNode | undefined {
     case 'number':
       return { kind: 'number', text: Object.is(value, -0) ? '-0' : String(value), value, ...span };
     case 'string':
-      return { kind: 'string', value, escaped: false, ...span };
+      return { kind: 'string', value, escaped: false, plain: isPlain(value), ...span };
     case 'object': {
       if (value === null) return { kind: 'literal', value: null, ...span };
       if (Array.isArray(value)) {
@@ -145,7 +158,7 @@ export function fromValue(value: unknown): JsonNode | undefined {
       for (const [key, item] of Object.entries(value)) {
         const node = fromValue(item);
         if (node === undefined) return undefined;
-        members.push({ key: { kind: 'string', value: key, escaped: false, ...span }, value: node });
+        members.push({ key: { kind: 'string', value: key, escaped: false, plain: isPlain(key), ...span }, value: node });
       }
       return { kind: 'object', members, ...span };
     }

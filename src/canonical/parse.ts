@@ -6,7 +6,7 @@
  * It is iterative, with an explicit stack, so nesting depth is limited by memory rather than by
  * the call stack: the diagnostics need to describe a 100,000-deep input, not die on it.
  */
-import type { JsonArray, JsonNode, JsonNumber, JsonObject, JsonString } from './ast.js';
+import { isPlain, type JsonArray, type JsonNode, type JsonNumber, type JsonObject, type JsonString } from './ast.js';
 
 /** Why a text is not JSON, and where (0-based offset; 1-based line and column). */
 export class JsonSyntaxError extends Error {
@@ -158,7 +158,7 @@ class Parser {
       const c = text.charCodeAt(this.pos);
       if (c === QUOTE) {
         value += text.slice(chunk, this.pos++);
-        return { kind: 'string', value, escaped, start, end: this.pos };
+        return { kind: 'string', value, escaped, plain: isPlain(value), start, end: this.pos };
       }
       if (c === BACKSLASH) {
         escaped = true;

@@ -3,7 +3,7 @@
  * parses and writes JSON, and {@link encodeAs} writes a parsed text the way it would, noting
  * each trap that made the output differ from RFC 8785.
  */
-import { effectiveMembers, isIntegerLexeme, type JsonMember, type JsonNode, type JsonNumber } from '../ast.js';
+import { effectiveMembers, isIntegerLexeme, type JsonMember, type JsonNode, type JsonNumber, type JsonString } from '../ast.js';
 import type { TrapId } from './catalogue.js';
 import { EncodeFailure, type TrapNotes } from './notes.js';
 import { decodeAs, quoteAs, type StringRules } from './strings.js';
@@ -57,7 +57,7 @@ class Encoder {
       case 'number':
         return this.number(node);
       case 'string':
-        return this.string(node.value);
+        return this.string(node);
       case 'array': {
         this.checkDepth(depth + 1);
         if (node.items.length > 1 && this.item !== ',') this.notes.hit('spaces-after-separators', `, → ${JSON.stringify(this.item)}`);
@@ -79,8 +79,9 @@ class Encoder {
     return text;
   }
 
-  private string(value: string): string {
-    return quoteAs(decodeAs(value, this.style.strings, this.notes), this.style.strings, this.notes);
+  private string(node: JsonString): string {
+    if (node.plain) return '"' + node.value + '"';
+    return quoteAs(decodeAs(node.value, this.style.strings, this.notes), this.style.strings, this.notes);
   }
 
   private object(members: JsonMember[], depth: number): string {
@@ -98,7 +99,8 @@ class Encoder {
     let out = '{';
     for (let i = 0; i < members.length; i++) {
       const { key, value } = members[i]!;
-      out += (i > 0 ? this.item : '') + quoteAs(key.value, this.style.strings, this.notes) + this.colon + this.write(value, depth);
+      const quoted = key.plain ? '"' + key.value + '"' : quoteAs(key.value, this.style.strings, this.notes);
+      out += (i > 0 ? this.item : '') + quoted + this.colon + this.write(value, depth);
     }
     return out + '}';
   }
@@ -122,21 +124,16 @@ class Encoder {
     let decoded = members;
     for (let i = 0; i < members.length; i++) {
       const key = members[i]!.key;
+      if (key.plain) continue;
       const value = decodeAs(key.value, strings, this.notes);
       if (value === key.value) continue;
       if (decoded === members) decoded = [...members];
-      decoded[i] = { key: { ...key, value }, value: members[i]!.value };
+      decoded[i] = { key: { ...key, value, plain: false }, value: members[i]!.value };
     }
-    const effective = effectiveMembers(decoded);
-    if (effective.length < 2) return effective;
-    // Every language needs the canonical order to compare against: sort each object once.
-    let canonical = decoded === members ? sortedOnce.get(members) : undefined;
-    if (canonical === undefined) {
-      canonical = insertionSort([...effective], byUtf16);
-      if (decoded === members) sortedOnce.set(members, canonical);
-    }
-    if (keyOrder === 'utf16') return canonical;
-    const result = keyOrder === 'code-point' ? insertionSort([...effective], byCodePoint) : effective;
+    // Keys as written (the usual case): the orders are shared by every language rendering it.
+    const orders = decoded === members ? ordersOf(members) : new Orders(decoded);
+    const canonical = orders.utf16();
+    const result = keyOrder === 'utf16' ? canonical : keyOrder === 'code-point' ? orders.codePoint() : orders.effective;
     let moved = 0;
     while (moved < result.length && result[moved] === canonical[moved]) moved++;
     if (moved < result.length) {
@@ -147,8 +144,35 @@ class Encoder {
   }
 }
 
-/** Canonical member order per object node, shared by the languages rendering it. */
-const sortedOnce = new WeakMap<JsonMember[], JsonMember[]>();
+/** An object's members as a map keeps them, and in each key order, each worked out once. */
+class Orders {
+  readonly effective: JsonMember[];
+  private byUtf16: JsonMember[] | undefined;
+  private byCodePoint: JsonMember[] | undefined;
+
+  constructor(members: JsonMember[]) {
+    this.effective = effectiveMembers(members);
+  }
+
+  utf16(): JsonMember[] {
+    return (this.byUtf16 ??= insertionSort([...this.effective], byUtf16));
+  }
+
+  codePoint(): JsonMember[] {
+    return (this.byCodePoint ??= insertionSort([...this.effective], byCodePoint));
+  }
+}
+
+const ordersCache = new WeakMap<JsonMember[], Orders>();
+
+function ordersOf(members: JsonMember[]): Orders {
+  let orders = ordersCache.get(members);
+  if (orders === undefined) {
+    orders = new Orders(members);
+    ordersCache.set(members, orders);
+  }
+  return orders;
+}
 
 /** Stable and fast for the few members objects usually have; the built-in sort past that. */
 function insertionSort<T>(items: T[], compare: (a: T, b: T) => number): T[] {

@@ -3,6 +3,7 @@
  * escape), so one loop writes every language and notes, character by character, where the
  * result parts from RFC 8785 and why.
  */
+import { isPlain } from '../ast.js';
 import type { TrapId } from './catalogue.js';
 import { EncodeFailure, type TrapNotes } from './notes.js';
 
@@ -31,8 +32,6 @@ const SHORT_NAMES: Record<string, string> = { '\b': 'b', '\t': 't', '\n': 'n', '
 /** RFC 8785 itself, as rules. */
 export const CANONICAL_RULES: StringRules = { short: ALL_SHORT, loneSurrogate: 'fail' };
 
-/** Printable ASCII that no modelled encoder escapes: no `" \ / < > & ' + \`` and no DEL. */
-const SAFE = /^[\x20\x21\x23-\x25\x28-\x2a\x2c-\x2e\x30-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7e]*$/;
 
 /** Whether a code unit is a surrogate; `isHigh` a leading one. */
 const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
@@ -75,7 +74,7 @@ function unit(c: number, rules: StringRules): [string, TrapId | undefined] {
  * @throws {EncodeFailure} when the runtime's parser refuses a lone surrogate.
  */
 export function decodeAs(value: string, rules: StringRules, notes: TrapNotes): string {
-  if (rules.loneSurrogate === 'escape' || SAFE.test(value)) return value;
+  if (rules.loneSurrogate === 'escape' || isPlain(value)) return value;
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -92,7 +91,7 @@ export function decodeAs(value: string, rules: StringRules, notes: TrapNotes): s
 
 /** `value` quoted and escaped per `rules`; notes each trap that made it differ from RFC 8785. */
 export function quoteAs(value: string, rules: StringRules, notes: TrapNotes): string {
-  if (SAFE.test(value)) return '"' + value + '"';
+  if (isPlain(value)) return '"' + value + '"';
   let out = '"';
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
