@@ -311,7 +311,10 @@ export const metricsRoutes: RouteMap = {
     return {
       tool,
       insights: insightsOf(tools, byTool),
-      latency: { ...tool.latency, histogram: logHistogramOfCounts(m.toolDurations({ ...f, tool: name })) },
+      latency: {
+        ...tool.latency,
+        histogram: logHistogramOfCounts(m.toolDurations({ ...f, tool: name })),
+      },
       sizes: {
         histogram: sizes,
         response_units: tool.response_units,
@@ -333,11 +336,11 @@ export const metricsRoutes: RouteMap = {
         outgoing: pairs
           .filter(([a]) => a === name)
           .map(([, to, count]) => ({ tool: to, count }))
-          .sort((a, b) => b.count - a.count),
+          .sort((a, b) => b.count - a.count || (a.tool < b.tool ? -1 : 1)),
         incoming: pairs
           .filter(([, b]) => b === name)
           .map(([from, , count]) => ({ tool: from, count }))
-          .sort((a, b) => b.count - a.count),
+          .sort((a, b) => b.count - a.count || (a.tool < b.tool ? -1 : 1)),
       },
       clients: [...clients.entries()]
         .map(([client, s]) => ({
