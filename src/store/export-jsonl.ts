@@ -9,9 +9,9 @@
  * `startups()` drops those). Each page is one complete query, so a long export never keeps
  * the connection busy between pages and ingest carries on while it streams.
  */
-import type { Store } from '../../store/index.js';
-import { callFilterSql } from '../../store/filter-sql.js';
-import type { CallFilter } from '../../store/types.js';
+import type { Store } from './index.js';
+import { callFilterSql } from './filter-sql.js';
+import type { CallFilter } from './types.js';
 
 /** Calls per page; a page is also one chunk of output. */
 const PAGE = 2000;

@@ -4,7 +4,7 @@
  */
 import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../store/types.js';
-import { exportJsonl, type ExportCounts } from './export-jsonl.js';
+import { exportJsonl, type ExportCounts } from '../../store/export-jsonl.js';
 import { loadSummary, summaryCsv, summaryMarkdown } from './export-summary.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'md'] as const;
