@@ -18,7 +18,8 @@ import { largeArgs, SMALL_ARGS } from './canonical/inputs.js';
 
 type Contender = { name: string; hash: (value: unknown) => string };
 
-const sha12 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 12);
+const sha12 = (text: string) =>
+  createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 12);
 
 const CONTENDERS: Contender[] = [
   { name: 'mcpulse argsHash', hash: argsHash },
@@ -54,7 +55,10 @@ function measure(fn: () => unknown): number {
 
 const inputs = [
   { name: `small (${JSON.stringify(SMALL_ARGS).length} B)`, value: SMALL_ARGS },
-  { name: `large (${(JSON.stringify(largeArgs()).length / 1024).toFixed(1)} KB)`, value: largeArgs() },
+  {
+    name: `large (${(JSON.stringify(largeArgs()).length / 1024).toFixed(1)} KB)`,
+    value: largeArgs(),
+  },
 ];
 
 // Correctness first: every RFC 8785 contender must agree with the engine byte for byte.
@@ -79,7 +83,9 @@ const results = new Map<string, number[]>();
 for (const contender of CONTENDERS) {
   const row = inputs.map(({ value }) => measure(() => contender.hash(value)));
   results.set(contender.name, row);
-  const cells = row.map((ops) => `${Math.round(ops).toLocaleString('en-US')} | ${(1e6 / ops).toFixed(2)}`);
+  const cells = row.map(
+    (ops) => `${Math.round(ops).toLocaleString('en-US')} | ${(1e6 / ops).toFixed(2)}`,
+  );
   lines.push(`| ${contender.name} | ${cells.join(' | ')} |`);
 }
 
@@ -95,4 +101,6 @@ const summary = inputs.map(({ name }, i) => {
 console.log(lines.join('\n'));
 console.log('');
 for (const line of summary) console.log(`- ${line}`);
-console.log(`\n${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`);
+console.log(
+  `\n${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`,
+);

@@ -21,7 +21,20 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'revenue', 'région', 'naïve', 'path/to/file', 'x<y', '🚀 launch', 'status', 'owner'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'revenue',
+  'région',
+  'naïve',
+  'path/to/file',
+  'x<y',
+  '🚀 launch',
+  'status',
+  'owner',
+];
 
 /** A ~20 KB nested object: records with nested metadata, arrays, floats and a little non-ASCII. */
 export function largeArgs(): Record<string, unknown> {

@@ -158,7 +158,10 @@ export function fromValue(value: unknown): JsonNode | undefined {
       for (const [key, item] of Object.entries(value)) {
         const node = fromValue(item);
         if (node === undefined) return undefined;
-        members.push({ key: { kind: 'string', value: key, escaped: false, plain: isPlain(key), ...span }, value: node });
+        members.push({
+          key: { kind: 'string', value: key, escaped: false, plain: isPlain(key), ...span },
+          value: node,
+        });
       }
       return { kind: 'object', members, ...span };
     }

@@ -75,7 +75,8 @@ export function diagnose(ast: JsonNode, text: string, depth: number): Diagnostic
     if (node.kind === 'number') numberDiagnostics(node, path, found);
     else if (node.kind === 'string') stringDiagnostics(node, path, text, found);
     else if (node.kind === 'array') {
-      for (let i = node.items.length - 1; i >= 0; i--) stack.push({ node: node.items[i]!, path: `${path}/${i}` });
+      for (let i = node.items.length - 1; i >= 0; i--)
+        stack.push({ node: node.items[i]!, path: `${path}/${i}` });
     } else if (node.kind === 'object') {
       const firstAt = new Map<string, JsonString>();
       for (let i = node.members.length - 1; i >= 0; i--) {
@@ -112,13 +113,15 @@ class Found {
   finish(text: string): Diagnostic[] {
     if (this.list.length === 0) return [];
     for (const [code, total] of this.counts) {
-      if (total > MAX_PER_CODE) this.list.findLast((d) => d.code === code)!.more = total - MAX_PER_CODE;
+      if (total > MAX_PER_CODE)
+        this.list.findLast((d) => d.code === code)!.more = total - MAX_PER_CODE;
     }
     const lines = lineStarts(text);
-    return this.list.sort((a, b) => a.offset - b.offset).map((d) => ({ ...d, ...position(lines, d.offset) }));
+    return this.list
+      .sort((a, b) => a.offset - b.offset)
+      .map((d) => ({ ...d, ...position(lines, d.offset) }));
   }
 }
-
 
 function topLevel(ast: JsonNode, found: Found): void {
   if (ast.kind === 'literal' && ast.value === null) {
@@ -130,7 +133,10 @@ function topLevel(ast: JsonNode, found: Found): void {
       offset: ast.start,
       affects: [
         { sdk: 'ts', effect: `hashes the text null → ${NULL_ARGS_HASH}` },
-        ...LANGUAGES.map((sdk) => ({ sdk, effect: `treats null as absent and hashes {} → ${EMPTY_ARGS_HASH}` })),
+        ...LANGUAGES.map((sdk) => ({
+          sdk,
+          effect: `treats null as absent and hashes {} → ${EMPTY_ARGS_HASH}`,
+        })),
       ],
     });
   } else if (ast.kind !== 'object') {
@@ -142,7 +148,11 @@ function topLevel(ast: JsonNode, found: Found): void {
       offset: ast.start,
       affects: [
         { sdk: 'ts', effect: 'hashes the value as given' },
-        ...LANGUAGES.map((sdk) => ({ sdk, effect: 'types arguments as a map: its MCP layer rejects the call, or the value hashes as given' })),
+        ...LANGUAGES.map((sdk) => ({
+          sdk,
+          effect:
+            'types arguments as a map: its MCP layer rejects the call, or the value hashes as given',
+        })),
       ],
     });
   }
@@ -163,7 +173,11 @@ function nesting(ast: JsonNode, depth: number): Omit<Diagnostic, 'line' | 'colum
   };
 }
 
-function duplicate(key: JsonString, first: JsonString, path: string): Omit<Diagnostic, 'line' | 'column'> {
+function duplicate(
+  key: JsonString,
+  first: JsonString,
+  path: string,
+): Omit<Diagnostic, 'line' | 'column'> {
   return {
     code: 'duplicate-key',
     severity: 'warning',
@@ -186,7 +200,13 @@ function duplicate(key: JsonString, first: JsonString, path: string): Omit<Diagn
 /** What every SDK writes for one number: the value it will actually hash. */
 function numberEffects(node: JsonNumber): SdkEffect[] {
   const canonical = Number.isFinite(node.value) ? String(node.value) : null;
-  const effects: SdkEffect[] = [{ sdk: 'ts', effect: canonical === null ? 'cannot hash it (not finite): 000000000000' : `writes ${canonical}` }];
+  const effects: SdkEffect[] = [
+    {
+      sdk: 'ts',
+      effect:
+        canonical === null ? 'cannot hash it (not finite): 000000000000' : `writes ${canonical}`,
+    },
+  ];
   for (const sdk of LANGUAGES) {
     try {
       const text = DEFAULT_VARIANTS[sdk].style.number(node);
@@ -203,11 +223,29 @@ function numberDiagnostics(node: JsonNumber, path: string, found: Found): void {
   const { text, value } = node;
   const base = { path, offset: node.start };
   if (!Number.isFinite(value)) {
-    found.add({ ...base, code: 'number-overflow', severity: 'error', message: `${text} is too large for a double: RFC 8785 cannot hash it`, affects: numberEffects(node) });
+    found.add({
+      ...base,
+      code: 'number-overflow',
+      severity: 'error',
+      message: `${text} is too large for a double: RFC 8785 cannot hash it`,
+      affects: numberEffects(node),
+    });
   } else if (value === 0 && /[1-9]/.test(text.replace(/[eE].*$/, ''))) {
-    found.add({ ...base, code: 'number-underflow', severity: 'warning', message: `${text} is too small for a double and reads as 0`, affects: numberEffects(node) });
+    found.add({
+      ...base,
+      code: 'number-underflow',
+      severity: 'warning',
+      message: `${text} is too small for a double and reads as 0`,
+      affects: numberEffects(node),
+    });
   } else if (text.startsWith('-') && value === 0) {
-    found.add({ ...base, code: 'negative-zero', severity: 'warning', message: `${text} is negative zero: canonical 0, but some runtimes keep the sign`, affects: numberEffects(node) });
+    found.add({
+      ...base,
+      code: 'negative-zero',
+      severity: 'warning',
+      message: `${text} is negative zero: canonical 0, but some runtimes keep the sign`,
+      affects: numberEffects(node),
+    });
   } else if (isIntegerLexeme(text) && !Number.isSafeInteger(value)) {
     found.add({
       ...base,
@@ -217,7 +255,13 @@ function numberDiagnostics(node: JsonNumber, path: string, found: Found): void {
       affects: numberEffects(node),
     });
   } else if (text !== String(value)) {
-    found.add({ ...base, code: 'number-form', severity: 'info', message: `${text} is written ${String(value)} in the canonical form (${numberFormReason(text, value)})`, affects: numberEffects(node) });
+    found.add({
+      ...base,
+      code: 'number-form',
+      severity: 'info',
+      message: `${text} is written ${String(value)} in the canonical form (${numberFormReason(text, value)})`,
+      affects: numberEffects(node),
+    });
   }
 }
 
@@ -233,7 +277,9 @@ function numberFormReason(text: string, value: number): string {
 
 function stringDiagnostics(node: JsonString, path: string, text: string, found: Found): void {
   if (!isWellFormed(node.value)) {
-    const effects: SdkEffect[] = [{ sdk: 'ts', effect: 'RFC 8785 (I-JSON) forbids it: cannot hash, 000000000000' }];
+    const effects: SdkEffect[] = [
+      { sdk: 'ts', effect: 'RFC 8785 (I-JSON) forbids it: cannot hash, 000000000000' },
+    ];
     for (const sdk of LANGUAGES) {
       const rule = DEFAULT_VARIANTS[sdk].style.strings.loneSurrogate;
       effects.push({
@@ -246,14 +292,28 @@ function stringDiagnostics(node: JsonString, path: string, text: string, found: 
               : 'its parser or UTF-8 encoder refuses it: cannot hash, 000000000000',
       });
     }
-    found.add({ code: 'lone-surrogate', severity: 'error', message: 'a string holds a lone surrogate (half of a UTF-16 pair)', path, offset: node.start, affects: effects });
+    found.add({
+      code: 'lone-surrogate',
+      severity: 'error',
+      message: 'a string holds a lone surrogate (half of a UTF-16 pair)',
+      path,
+      offset: node.start,
+      affects: effects,
+    });
     return;
   }
   if (!node.escaped) return;
   // Same decoded value, different bytes: \u00e9 → é, \/ → /, \u000a → \n.
   const canonical = JSON.stringify(node.value);
   if (text.slice(node.start, node.end) !== canonical) {
-    found.add({ code: 'string-form', severity: 'info', message: `written with escapes the canonical form writes as ${truncate(canonical)}; every SDK decodes them alike`, path, offset: node.start, affects: [] });
+    found.add({
+      code: 'string-form',
+      severity: 'info',
+      message: `written with escapes the canonical form writes as ${truncate(canonical)}; every SDK decodes them alike`,
+      path,
+      offset: node.start,
+      affects: [],
+    });
   }
 }
 

@@ -8,7 +8,13 @@
  * - `explainHash`, `renderLanguages`, `VARIANTS`, `TRAPS`: the cross-language trap model.
  * - `diffText`: which characters differ between two renderings, for highlighting.
  */
-export { canonicalize, writeCanonical, serializeNumber, serializeString, UnrepresentableError } from './canonicalize.js';
+export {
+  canonicalize,
+  writeCanonical,
+  serializeNumber,
+  serializeString,
+  UnrepresentableError,
+} from './canonicalize.js';
 export {
   argsHash,
   hashText,
@@ -37,10 +43,31 @@ export {
   type JsonLiteral,
 } from './ast.js';
 export { analyze, type Analysis } from './analyze.js';
-export { diagnose, DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Sdk, type SdkEffect } from './diagnostics.js';
+export {
+  diagnose,
+  DIAGNOSTIC_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+  type Sdk,
+  type SdkEffect,
+} from './diagnostics.js';
 export { DOUBLE_FORMATS, decompose } from './numbers.js';
 export { TRAPS, type TrapId, type TrapHit } from './traps/catalogue.js';
-export { LANGUAGES, VARIANTS, DEFAULT_VARIANTS, variant, type Evidence, type Language, type Variant } from './traps/languages.js';
-export { render, renderLanguages, explainHash, type Rendering, type Explanation } from './traps/explain.js';
+export {
+  LANGUAGES,
+  VARIANTS,
+  DEFAULT_VARIANTS,
+  variant,
+  type Evidence,
+  type Language,
+  type Variant,
+} from './traps/languages.js';
+export {
+  render,
+  renderLanguages,
+  explainHash,
+  type Rendering,
+  type Explanation,
+} from './traps/explain.js';
 export { encodeAs, compareCodePoints, type Style } from './traps/encode.js';
 export { diffText, type DiffPart } from './diff.js';

@@ -36,7 +36,8 @@ const recent = new Map<number, Decimal>();
 /** The digits as a plain decimal; `fraction` adds `.0` to an integral value. */
 export function fixed({ digits, point }: Decimal, fraction: boolean): string {
   if (point <= 0) return '0.' + '0'.repeat(-point) + digits;
-  if (point >= digits.length) return digits + '0'.repeat(point - digits.length) + (fraction ? '.0' : '');
+  if (point >= digits.length)
+    return digits + '0'.repeat(point - digits.length) + (fraction ? '.0' : '');
   return digits.slice(0, point) + '.' + digits.slice(point);
 }
 
@@ -53,7 +54,8 @@ interface ExponentStyle {
 
 /** The digits in scientific notation, `d.ddd` + exponent, in the given style. */
 export function scientific({ digits, point }: Decimal, style: ExponentStyle): string {
-  const mantissa = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : style.fraction ? digits + '.0' : digits;
+  const mantissa =
+    digits.length > 1 ? digits[0] + '.' + digits.slice(1) : style.fraction ? digits + '.0' : digits;
   const exponent = point - 1;
   const sign = exponent < 0 ? '-' : style.plus ? '+' : '';
   return mantissa + style.e + sign + String(Math.abs(exponent)).padStart(style.pad, '0');
@@ -72,7 +74,10 @@ export const DOUBLE_FORMATS = {
   python: (x: number) => {
     const d = decompose(x);
     const plain = d.point > -4 && d.point <= 16;
-    return sign(d, plain ? fixed(d, true) : scientific(d, { e: 'e', plus: true, pad: 2, fraction: false }));
+    return sign(
+      d,
+      plain ? fixed(d, true) : scientific(d, { e: 'e', plus: true, pad: 2, fraction: false }),
+    );
   },
   /** Go `encoding/json`: ECMAScript's layout, except that -0 keeps its sign. */
   go: (x: number) => (Object.is(x, -0) ? '-0' : String(x)),
@@ -83,13 +88,19 @@ export const DOUBLE_FORMATS = {
   ruby: (x: number) => {
     const d = decompose(x);
     const plain = d.point > -4 && (d.point <= 15 || (d.point === 16 && d.digits.length > 16));
-    return sign(d, plain ? fixed(d, true) : scientific(d, { e: 'e', plus: true, pad: 2, fraction: true }));
+    return sign(
+      d,
+      plain ? fixed(d, true) : scientific(d, { e: 'e', plus: true, pad: 2, fraction: true }),
+    );
   },
   /** PHP `json_encode` (serialize_precision -1): plain for 1e-4 ≤ |x| < 1e17, no `.0`; `1.0e-7`. */
   php: (x: number) => {
     const d = decompose(x);
     const plain = d.point >= -3 && d.point <= 17;
-    return sign(d, plain ? fixed(d, false) : scientific(d, { e: 'e', plus: true, pad: 1, fraction: true }));
+    return sign(
+      d,
+      plain ? fixed(d, false) : scientific(d, { e: 'e', plus: true, pad: 1, fraction: true }),
+    );
   },
   /**
    * Java `Double.toString` (JDK 19+): plain for 1e-3 ≤ |x| < 1e7, always with a fraction;
@@ -113,13 +124,19 @@ export const DOUBLE_FORMATS = {
   dotnet: (x: number) => {
     const d = decompose(x);
     const plain = d.point >= -3 && d.point <= 15;
-    return sign(d, plain ? fixed(d, false) : scientific(d, { e: 'E', plus: true, pad: 2, fraction: false }));
+    return sign(
+      d,
+      plain ? fixed(d, false) : scientific(d, { e: 'E', plus: true, pad: 2, fraction: false }),
+    );
   },
   /** Rust `serde_json` (ryu): plain for 1e-5 ≤ |x| < 1e16, always `.0`; `1e21`, `1e-7`. */
   rust: (x: number) => {
     const d = decompose(x);
     const plain = d.point > -5 && d.point <= 16;
-    return sign(d, plain ? fixed(d, true) : scientific(d, { e: 'e', plus: false, pad: 1, fraction: false }));
+    return sign(
+      d,
+      plain ? fixed(d, true) : scientific(d, { e: 'e', plus: false, pad: 1, fraction: false }),
+    );
   },
 } as const;
 

@@ -6,7 +6,14 @@
  * It is iterative, with an explicit stack, so nesting depth is limited by memory rather than by
  * the call stack: the diagnostics need to describe a 100,000-deep input, not die on it.
  */
-import { isPlain, type JsonArray, type JsonNode, type JsonNumber, type JsonObject, type JsonString } from './ast.js';
+import {
+  isPlain,
+  type JsonArray,
+  type JsonNode,
+  type JsonNumber,
+  type JsonObject,
+  type JsonString,
+} from './ast.js';
 
 /** Why a text is not JSON, and where (0-based offset; 1-based line and column). */
 export class JsonSyntaxError extends Error {
@@ -75,7 +82,10 @@ class Parser {
         this.skipWhitespace();
         if (text[this.pos] === (c === '{' ? '}' : ']')) {
           const end = ++this.pos;
-          node = c === '{' ? { kind: 'object', members: [], start, end } : { kind: 'array', items: [], start, end };
+          node =
+            c === '{'
+              ? { kind: 'object', members: [], start, end }
+              : { kind: 'array', items: [], start, end };
           depth = Math.max(depth, stack.length + 1);
         } else {
           stack.push(
@@ -134,8 +144,10 @@ class Parser {
     if (pos >= text.length) return this.fail(`unexpected end of input, expected ${expected}`);
     const c = text[pos]!;
     if (c === "'") return this.fail('strings and keys take double quotes, not single');
-    if (c === '/' && (text[pos + 1] === '/' || text[pos + 1] === '*')) return this.fail('comments are not JSON');
-    if (/^(NaN|-?Infinity)/.test(text.slice(pos, pos + 9))) return this.fail('NaN and Infinity are not JSON numbers');
+    if (c === '/' && (text[pos + 1] === '/' || text[pos + 1] === '*'))
+      return this.fail('comments are not JSON');
+    if (/^(NaN|-?Infinity)/.test(text.slice(pos, pos + 9)))
+      return this.fail('NaN and Infinity are not JSON numbers');
     if (c === '\ufeff') return this.fail('a byte order mark (U+FEFF) is not JSON whitespace');
     return this.fail(`unexpected ${JSON.stringify(c)}, expected ${expected}`);
   }
@@ -181,7 +193,9 @@ class Parser {
       } else if (Number.isNaN(c)) {
         this.fail('unterminated string', start);
       } else {
-        this.fail(`a raw control character (U+${c.toString(16).padStart(4, '0').toUpperCase()}) must be escaped in a string`);
+        this.fail(
+          `a raw control character (U+${c.toString(16).padStart(4, '0').toUpperCase()}) must be escaped in a string`,
+        );
       }
     }
   }
@@ -189,7 +203,11 @@ class Parser {
   /** Skips digits; returns how many. */
   private digits(): number {
     const from = this.pos;
-    for (let c = this.text.charCodeAt(this.pos); c >= 0x30 && c <= 0x39; c = this.text.charCodeAt(++this.pos));
+    for (
+      let c = this.text.charCodeAt(this.pos);
+      c >= 0x30 && c <= 0x39;
+      c = this.text.charCodeAt(++this.pos)
+    );
     return this.pos - from;
   }
 
@@ -200,7 +218,8 @@ class Parser {
     const intStart = this.pos;
     const intDigits = this.digits();
     if (intDigits === 0) this.unexpected('a digit');
-    if (intDigits > 1 && text[intStart] === '0') this.fail('numbers cannot have leading zeros', intStart);
+    if (intDigits > 1 && text[intStart] === '0')
+      this.fail('numbers cannot have leading zeros', intStart);
     if (text[this.pos] === '.') {
       this.pos++;
       if (this.digits() === 0) this.unexpected('a digit after the decimal point');

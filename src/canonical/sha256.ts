@@ -17,7 +17,9 @@ const K = new Int32Array([
 ]);
 
 /** First 32 bits of the fractional parts of the square roots of the first 8 primes. */
-const H0 = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+const H0 = [
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
 
 /** The SHA-256 digest of `bytes` (32 bytes). */
 export function sha256(bytes: Uint8Array): Uint8Array {
@@ -52,7 +54,8 @@ export function sha256(bytes: Uint8Array): Uint8Array {
       g = h[6]!,
       k = h[7]!;
     for (let t = 0; t < 64; t++) {
-      const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
+      const t1 =
+        (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       k = g;
       g = f;

@@ -18,7 +18,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mcpulse-canonical-cli-'));
 
 /** Runs the CLI in this process; stdin is `input` (or a TTY-like empty stream when undefined). */
-async function run(argv: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  argv: string[],
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const collect = () => {
     const stream = new PassThrough();
     let text = '';
@@ -27,14 +30,20 @@ async function run(argv: string[], input?: string): Promise<{ code: number; stdo
   };
   const stdout = collect();
   const stderr = collect();
-  const stdin = input === undefined ? Object.assign(Readable.from([]), { isTTY: true }) : Readable.from([Buffer.from(input, 'utf8')]);
+  const stdin =
+    input === undefined
+      ? Object.assign(Readable.from([]), { isTTY: true })
+      : Readable.from([Buffer.from(input, 'utf8')]);
   const io: CliIO = { stdout: stdout.stream, stderr: stderr.stream, stdin, env: {} };
   const code = await main(argv, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 /** Runs the CLI as a real process: `node --import tsx src/cli/main.ts …`. */
-function spawnCli(argv: string[], input = ''): { code: number | null; stdout: string; stderr: string } {
+function spawnCli(
+  argv: string[],
+  input = '',
+): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], {
     cwd: ROOT,
     input,
@@ -54,27 +63,46 @@ describe('hash', () => {
     expect(stdout).toContain('python  17411340777a  differs');
     expect(stdout).toContain('{"a":"caf\\u00e9","b":1.0}');
     expect(stdout).toContain('go      d54b12e4d04f  same as canonical');
-    expect(stdout).toContain('swift   d54b12e4d04f  same as canonical  (modelled from documentation)');
+    expect(stdout).toContain(
+      'swift   d54b12e4d04f  same as canonical  (modelled from documentation)',
+    );
   });
 
   it('--json prints exactly the contract object', async () => {
-    const { code, stdout } = await run(['hash', '--json', '{"query":"quarterly revenue","limit":25,"filters":{"region":"EMEA","active":true}}']);
+    const { code, stdout } = await run([
+      'hash',
+      '--json',
+      '{"query":"quarterly revenue","limit":25,"filters":{"region":"EMEA","active":true}}',
+    ]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as Record<string, unknown>;
     expect(Object.keys(report)).toEqual(['canonical', 'args_hash', 'diagnostics', 'languages']);
     expect(report.args_hash).toBe('52a4fe5fc814');
-    expect(report.canonical).toBe('{"filters":{"active":true,"region":"EMEA"},"limit":25,"query":"quarterly revenue"}');
-    const languages = report.languages as Record<string, { text: string | null; args_hash: string }>;
+    expect(report.canonical).toBe(
+      '{"filters":{"active":true,"region":"EMEA"},"limit":25,"query":"quarterly revenue"}',
+    );
+    const languages = report.languages as Record<
+      string,
+      { text: string | null; args_hash: string }
+    >;
     expect(Object.keys(languages)).toEqual([...LANGUAGES]);
-    for (const language of LANGUAGES) expect(Object.keys(languages[language]!)).toEqual(['text', 'args_hash']);
-    expect(languages.ruby!.text).toBe('{"query":"quarterly revenue","limit":25,"filters":{"region":"EMEA","active":true}}');
+    for (const language of LANGUAGES)
+      expect(Object.keys(languages[language]!)).toEqual(['text', 'args_hash']);
+    expect(languages.ruby!.text).toBe(
+      '{"query":"quarterly revenue","limit":25,"filters":{"region":"EMEA","active":true}}',
+    );
     expect(stdout.endsWith('}\n')).toBe(true);
   });
 
   it('reads stdin when there is no argument, and reports failures as null text', async () => {
     const { code, stdout } = await run(['hash', '--json'], '{"s": "\\ud800"}\n');
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { canonical: null; args_hash: string; diagnostics: { code: string }[]; languages: Record<string, { text: string | null; args_hash: string }> };
+    const report = JSON.parse(stdout) as {
+      canonical: null;
+      args_hash: string;
+      diagnostics: { code: string }[];
+      languages: Record<string, { text: string | null; args_hash: string }>;
+    };
     expect(report.canonical).toBeNull();
     expect(report.args_hash).toBe('000000000000');
     expect(report.diagnostics.map((d) => d.code)).toEqual(['lone-surrogate']);
@@ -85,10 +113,14 @@ describe('hash', () => {
   it('says why a text is not JSON, and exits 1', async () => {
     const human = await run(['hash', "{'a': 1}"]);
     expect(human.code).toBe(1);
-    expect(human.stderr).toBe('mcpulse-devtools hash: not JSON: strings and keys take double quotes, not single at line 1, column 2\n');
+    expect(human.stderr).toBe(
+      'mcpulse-devtools hash: not JSON: strings and keys take double quotes, not single at line 1, column 2\n',
+    );
     const machine = await run(['hash', '--json', '[1,]']);
     expect(machine.code).toBe(1);
-    expect(JSON.parse(machine.stdout)).toEqual({ error: 'not JSON: trailing comma before ] at line 1, column 4' });
+    expect(JSON.parse(machine.stdout)).toEqual({
+      error: 'not JSON: trailing comma before ] at line 1, column 4',
+    });
   });
 
   it('has --help, and refuses bad flags with exit 2', async () => {
@@ -107,7 +139,10 @@ describe('hash', () => {
     const input = ['{"a":1}', 'nope', '', '  {"b": [1.0]}\r', 'null', '[1,2]'].join('\n');
     const { code, stdout } = await run(['hash', '--jsonl'], input);
     expect(code).toBe(0);
-    const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { args_hash?: string; error?: string; canonical?: string });
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { args_hash?: string; error?: string; canonical?: string });
     expect(lines).toHaveLength(6);
     expect(lines[0]!.args_hash).toBe('015abd7f5cc5');
     expect(lines[1]!.error).toMatch(/^not JSON: unexpected "n", expected a value/);
@@ -120,19 +155,34 @@ describe('hash', () => {
   it('works as a real process: argument, stdin, and the 23 fixtures through --jsonl', () => {
     const byArgument = spawnCli(['hash', '--json', '{"b":2,"a":1}']);
     expect(byArgument.code).toBe(0);
-    expect((JSON.parse(byArgument.stdout) as { canonical: string }).canonical).toBe('{"a":1,"b":2}');
+    expect((JSON.parse(byArgument.stdout) as { canonical: string }).canonical).toBe(
+      '{"a":1,"b":2}',
+    );
 
-    const fixtures = (JSON.parse(FIXTURE_TEXT) as { fixtures: { input: unknown; args_hash: string }[] }).fixtures;
-    const jsonl = spawnCli(['hash', '--jsonl'], fixtures.map((f) => JSON.stringify(f.input)).join('\n') + '\n');
+    const fixtures = (
+      JSON.parse(FIXTURE_TEXT) as { fixtures: { input: unknown; args_hash: string }[] }
+    ).fixtures;
+    const jsonl = spawnCli(
+      ['hash', '--jsonl'],
+      fixtures.map((f) => JSON.stringify(f.input)).join('\n') + '\n',
+    );
     expect(jsonl.code).toBe(0);
-    const hashes = jsonl.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { args_hash: string }).args_hash);
+    const hashes = jsonl.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { args_hash: string }).args_hash);
     expect(hashes).toEqual(fixtures.map((f) => f.args_hash));
   }, 60_000);
 
   it('streams 100,000 lines through --jsonl, in order', async () => {
     const count = 100_000;
-    const lineFor = (i: number) => `{"query":"q${i}","page":${i % 97},"filters":{"tag":"t${i % 13}","ratio":${(i / 7).toFixed(3)}}}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'hash', '--jsonl'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const lineFor = (i: number) =>
+      `{"query":"q${i}","page":${i % 97},"filters":{"tag":"t${i % 13}","ratio":${(i / 7).toFixed(3)}}}`;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'hash', '--jsonl'],
+      { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let lines = 0;
     let pending = '';
     const samples = new Map<number, string>();
@@ -152,7 +202,8 @@ describe('hash', () => {
     // Written in chunks, honouring backpressure, as a real producer would.
     for (let i = 0; i < count; i += 1000) {
       const chunk = Array.from({ length: 1000 }, (_, k) => lineFor(i + k)).join('\n') + '\n';
-      if (!child.stdin.write(chunk)) await new Promise((resolve) => child.stdin.once('drain', resolve));
+      if (!child.stdin.write(chunk))
+        await new Promise((resolve) => child.stdin.once('drain', resolve));
     }
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -160,8 +211,13 @@ describe('hash', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(lines).toBe(count);
-    for (const [i, line] of samples) expect((JSON.parse(line) as { args_hash: string }).args_hash).toBe(argsHash(JSON.parse(lineFor(i))));
-    console.log(`hash --jsonl: ${count} lines in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} lines/s)`);
+    for (const [i, line] of samples)
+      expect((JSON.parse(line) as { args_hash: string }).args_hash).toBe(
+        argsHash(JSON.parse(lineFor(i))),
+      );
+    console.log(
+      `hash --jsonl: ${count} lines in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} lines/s)`,
+    );
   }, 180_000);
 });
 
@@ -174,7 +230,9 @@ describe('conformance', () => {
   });
 
   it('fails a fixture file with a wrong hash, and says which encoder wrote it', async () => {
-    const file = JSON.parse(FIXTURE_TEXT) as { fixtures: { name: string; input: unknown; args_hash: string }[] };
+    const file = JSON.parse(FIXTURE_TEXT) as {
+      fixtures: { name: string; input: unknown; args_hash: string }[];
+    };
     const python = variant('python')!;
     const broken = file.fixtures.find((f) => f.name === 'non-ascii is never escaped')!;
     broken.args_hash = render(python, parseJson(JSON.stringify(broken.input)).ast).argsHash;
@@ -190,23 +248,38 @@ describe('conformance', () => {
   it('grades another SDK’s {input,args_hash} JSONL and names the traps behind the mismatches', async () => {
     const inputs = ['{"s":"café"}', '{"b":1,"a":2}', '{"n":1.0}', '{"x":"a<b"}', '{"t":true}'];
     const ruby = variant('ruby')!;
-    const lines = inputs.map((json, i) => JSON.stringify({ name: `case ${i}`, input_json: json, args_hash: render(ruby, parseJson(json).ast).argsHash }));
+    const lines = inputs.map((json, i) =>
+      JSON.stringify({
+        name: `case ${i}`,
+        input_json: json,
+        args_hash: render(ruby, parseJson(json).ast).argsHash,
+      }),
+    );
     const target = path.join(tmp, 'ruby-pairs.jsonl');
     writeFileSync(target, lines.join('\n') + '\nnot json\n');
     const { code, stdout } = await run(['conformance', target]);
     expect(code).toBe(1);
     expect(stdout).toContain('ok    line 1 (case 0)');
     expect(stdout).toContain('FAIL  line 2 (case 1)');
-    expect(stdout).toMatch(/this is what Ruby JSON\.generate\(JSON\.parse\(args\)\) \(keys in insertion order\) gives: it keeps keys in the order they arrived/);
+    expect(stdout).toMatch(
+      /this is what Ruby JSON\.generate\(JSON\.parse\(args\)\) \(keys in insertion order\) gives: it keeps keys in the order they arrived/,
+    );
     expect(stdout).toContain('FAIL  line 6\n      not JSON');
     expect(stdout).toContain('1× key-order-insertion');
     expect(stdout).toContain('1× integral-float-fraction');
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('3 passed, 3 failed');
 
     const json = await run(['conformance', '--json', target]);
-    const results = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const results = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(results.at(-1)).toEqual({ passed: 3, failed: 3 });
-    expect(results[1]).toMatchObject({ name: 'line 2 (case 1)', ok: false, expected: { args_hash: expect.any(String) } });
+    expect(results[1]).toMatchObject({
+      name: 'line 2 (case 1)',
+      ok: false,
+      expected: { args_hash: expect.any(String) },
+    });
   });
 
   it('grades hashes a real Python port produced', async () => {
@@ -223,8 +296,16 @@ describe('conformance', () => {
       '    text = json.dumps(args, sort_keys=True, separators=(",", ":"))',
       '    print(json.dumps({"input_json": line.strip(), "args_hash": hashlib.sha256(text.encode()).hexdigest()[:12]}))',
     ].join('\n');
-    const inputs = ['{"query":"revenue","limit":25}', '{"city":"Zürich"}', '{"ratio":2.0}', '{"\\ufffd":1,"🚀":2}'];
-    const produced = spawnSync('python3', ['-c', script], { input: inputs.join('\n') + '\n', encoding: 'utf8' });
+    const inputs = [
+      '{"query":"revenue","limit":25}',
+      '{"city":"Zürich"}',
+      '{"ratio":2.0}',
+      '{"\\ufffd":1,"🚀":2}',
+    ];
+    const produced = spawnSync('python3', ['-c', script], {
+      input: inputs.join('\n') + '\n',
+      encoding: 'utf8',
+    });
     const target = path.join(tmp, 'python-port.jsonl');
     writeFileSync(target, produced.stdout);
     const { code, stdout } = await run(['conformance', target]);
@@ -240,6 +321,8 @@ describe('conformance', () => {
     const missing = await run(['conformance', path.join(tmp, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read/);
-    expect((await run(['conformance', '--help'])).stdout).toMatch(/^usage: mcpulse-devtools conformance FILE/);
+    expect((await run(['conformance', '--help'])).stdout).toMatch(
+      /^usage: mcpulse-devtools conformance FILE/,
+    );
   });
 });

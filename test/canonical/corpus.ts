@@ -20,7 +20,11 @@ export interface Vector {
   args_hash: string;
   languages: Record<string, string | null>;
 }
-export const VECTORS: Vector[] = (JSON.parse(readFileSync(new URL('fixtures/canonical-vectors.json', root), 'utf8')) as { vectors: Vector[] }).vectors;
+export const VECTORS: Vector[] = (
+  JSON.parse(readFileSync(new URL('fixtures/canonical-vectors.json', root), 'utf8')) as {
+    vectors: Vector[];
+  }
+).vectors;
 
 /** A node as one line of JSON, every number lexeme exactly as it was written. */
 export function compactText(node: JsonNode): string {
@@ -34,7 +38,13 @@ export function compactText(node: JsonNode): string {
     case 'array':
       return '[' + node.items.map(compactText).join(',') + ']';
     case 'object':
-      return '{' + node.members.map((m) => JSON.stringify(m.key.value) + ':' + compactText(m.value)).join(',') + '}';
+      return (
+        '{' +
+        node.members
+          .map((m) => JSON.stringify(m.key.value) + ':' + compactText(m.value))
+          .join(',') +
+        '}'
+      );
   }
 }
 
@@ -76,12 +86,27 @@ export function interestingDoubles(count: number, seed = 7): number[] {
   const out: number[] = [];
   // Around every power of ten: one digit, a few, and all 16 or 17 (layout rules can hinge on it).
   for (let e = -325; e <= 308; e++) {
-    for (const mantissa of ['1', '1.5', '9.999', (1 + random() * 9).toFixed(15), (1 + random() * 9).toFixed(16)]) out.push(Number(`${mantissa}e${e}`));
+    for (const mantissa of [
+      '1',
+      '1.5',
+      '9.999',
+      (1 + random() * 9).toFixed(15),
+      (1 + random() * 9).toFixed(16),
+    ])
+      out.push(Number(`${mantissa}e${e}`));
   }
   while (out.length < count) {
     const pick = random();
     const x =
-      pick < 0.5 ? randomDouble(random) : pick < 0.8 ? Number((random() * 10).toPrecision(1 + Math.floor(random() * 17)) + 'e' + (Math.floor(random() * 60) - 30)) : Math.round(random() * 1e6) / 10 ** Math.floor(random() * 8);
+      pick < 0.5
+        ? randomDouble(random)
+        : pick < 0.8
+          ? Number(
+              (random() * 10).toPrecision(1 + Math.floor(random() * 17)) +
+                'e' +
+                (Math.floor(random() * 60) - 30),
+            )
+          : Math.round(random() * 1e6) / 10 ** Math.floor(random() * 8);
     if (Number.isFinite(x)) out.push(random() < 0.3 ? -x : x);
   }
   return out.filter(Number.isFinite).slice(0, count);
@@ -91,7 +116,14 @@ export function interestingDoubles(count: number, seed = 7): number[] {
 export function doubleLines(doubles: number[], perLine = 50): string[] {
   const lines: string[] = [];
   for (let i = 0; i < doubles.length; i += perLine) {
-    lines.push('[' + doubles.slice(i, i + perLine).map((x) => (Object.is(x, -0) ? '-0.0e0' : x.toExponential())).join(',') + ']');
+    lines.push(
+      '[' +
+        doubles
+          .slice(i, i + perLine)
+          .map((x) => (Object.is(x, -0) ? '-0.0e0' : x.toExponential()))
+          .join(',') +
+        ']',
+    );
   }
   return lines;
 }

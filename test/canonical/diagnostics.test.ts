@@ -2,7 +2,12 @@
  * Every diagnostic code: when it fires, where it points, and what it says each SDK does.
  */
 import { describe, expect, it } from 'vitest';
-import { analyze, DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode } from '../../src/canonical/index.js';
+import {
+  analyze,
+  DIAGNOSTIC_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+} from '../../src/canonical/index.js';
 
 function diagnostics(text: string): Diagnostic[] {
   return analyze(text).diagnostics;
@@ -72,9 +77,13 @@ describe('diagnostics', () => {
   });
 
   it('number-form: written differently from the canonical form, and why', () => {
-    expect(only(arg('1.0'), 'number-form').message).toBe('1.0 is written 1 in the canonical form (zeros after the decimal point)');
+    expect(only(arg('1.0'), 'number-form').message).toBe(
+      '1.0 is written 1 in the canonical form (zeros after the decimal point)',
+    );
     expect(only(arg('1E2'), 'number-form').message).toMatch(/written 100 .*exponent/);
-    expect(only(arg('0.1000000000000000055511151231257827'), 'number-form').message).toMatch(/more digits than a double holds/);
+    expect(only(arg('0.1000000000000000055511151231257827'), 'number-form').message).toMatch(
+      /more digits than a double holds/,
+    );
     expect(effect(only(arg('1.0'), 'number-form'), 'ruby')).toBe('writes 1.0 — hash differs');
     expect(diagnostics(arg('[1, 2.5, 1e-7, 1e+21]'))).toEqual([]);
   });
@@ -97,7 +106,14 @@ describe('diagnostics', () => {
     expect(shallow.affects.map((a) => a.sdk)).toEqual(['dotnet']);
     const deep = only(nested(1001), 'nesting-depth');
     expect(deep.severity).toBe('error');
-    expect(deep.affects.map((a) => a.sdk).sort()).toEqual(['dotnet', 'java', 'php', 'python', 'ruby', 'rust']);
+    expect(deep.affects.map((a) => a.sdk).sort()).toEqual([
+      'dotnet',
+      'java',
+      'php',
+      'python',
+      'ruby',
+      'rust',
+    ]);
     expect(only(nested(100_000), 'nesting-depth').message).toMatch(/nested 100000 deep/);
   });
 
@@ -110,7 +126,8 @@ describe('diagnostics', () => {
   });
 
   it('top-level-not-object: arrays, strings, numbers, booleans', () => {
-    for (const text of ['[1]', '"s"', '42', 'true']) expect(only(text, 'top-level-not-object').path).toBe('');
+    for (const text of ['[1]', '"s"', '42', 'true'])
+      expect(only(text, 'top-level-not-object').path).toBe('');
     expect(only('[1]', 'top-level-not-object').message).toMatch(/^arguments are an array/);
   });
 
@@ -134,7 +151,19 @@ describe('diagnostics', () => {
 
   it('every code is exercised above', () => {
     const seen = new Set(
-      ['{"a":1,"a":2}', '[12345678901234567890]', '[1e400]', '[1e-400]', '[-0]', '[1.0]', '["\\ud800"]', '['.repeat(70) + ']'.repeat(70), 'null', '[]', '["\\u0061"]'].flatMap((t) => diagnostics(t).map((d) => d.code)),
+      [
+        '{"a":1,"a":2}',
+        '[12345678901234567890]',
+        '[1e400]',
+        '[1e-400]',
+        '[-0]',
+        '[1.0]',
+        '["\\ud800"]',
+        '['.repeat(70) + ']'.repeat(70),
+        'null',
+        '[]',
+        '["\\u0061"]',
+      ].flatMap((t) => diagnostics(t).map((d) => d.code)),
     );
     expect([...seen].sort()).toEqual([...DIAGNOSTIC_CODES].sort());
   });

@@ -10,7 +10,14 @@
 import { describe, expect, it } from 'vitest';
 import { DOUBLE_FORMATS, encodeAs, parseJson, variant } from '../../src/canonical/index.js';
 import { EncodeFailure, TrapNotes } from '../../src/canonical/traps/notes.js';
-import { doubleLines, EDGE_CASES, fixtureInputs, interestingDoubles, randomDocuments, VECTORS } from './corpus.js';
+import {
+  doubleLines,
+  EDGE_CASES,
+  fixtureInputs,
+  interestingDoubles,
+  randomDocuments,
+  VECTORS,
+} from './corpus.js';
 import { fromHex, probe, runBatch, utf8Hex, type Runtime } from './encoders/run.js';
 
 const CORPUS = [
@@ -44,7 +51,9 @@ function compare(variantIds: string[], inputs: string[], real: string[][]): stri
       const expected = cell.startsWith('!') ? '!' : cell;
       const got = model(id, json);
       if (got !== expected && problems.length < 20) {
-        problems.push(`${id} on ${json.slice(0, 120)}\n   real:  ${fromHex(cell).slice(0, 200)}\n   model: ${got === '!' ? '(fails)' : fromHex(got).slice(0, 200)}`);
+        problems.push(
+          `${id} on ${json.slice(0, 120)}\n   real:  ${fromHex(cell).slice(0, 200)}\n   model: ${got === '!' ? '(fails)' : fromHex(got).slice(0, 200)}`,
+        );
       }
     });
   });
@@ -79,10 +88,14 @@ describe('the trap model agrees with the real encoders', () => {
     expect(compare([id], CORPUS, real)).toEqual([]);
   });
 
-  withRuntime('Ruby JSON.generate, insertion order and sorted', probe('ruby', ['--version']), () => {
-    const real = runBatch('ruby', ['encode.rb'], CORPUS);
-    expect(compare(['ruby', 'ruby-sorted'], CORPUS, real)).toEqual([]);
-  });
+  withRuntime(
+    'Ruby JSON.generate, insertion order and sorted',
+    probe('ruby', ['--version']),
+    () => {
+      const real = runBatch('ruby', ['encode.rb'], CORPUS);
+      expect(compare(['ruby', 'ruby-sorted'], CORPUS, real)).toEqual([]);
+    },
+  );
 
   withRuntime('PHP json_encode, four configurations', probe('php', ['--version']), () => {
     const ids = ['php', 'php-assoc', 'php-unsorted', 'php-unescaped'];
@@ -90,24 +103,28 @@ describe('the trap model agrees with the real encoders', () => {
     expect(compare(ids, CORPUS, real)).toEqual([]);
   });
 
-  withRuntime('Java Double.toString (the JDK has no JSON encoder)', probe('java', ['-version']), (version) => {
-    const doubles = interestingDoubles(8000, 11);
-    const lexemes = doubles.map((x) => (Object.is(x, -0) ? '-0.0' : x.toExponential()));
-    const real = runBatch('java', ['Doubles.java'], lexemes).map((cells) => cells[0]!);
-    const major = Number(/version "(\d+)/.exec(version)?.[1] ?? 21);
-    const problems: string[] = [];
-    doubles.forEach((x, i) => {
-      const expected = real[i]!;
-      const got = DOUBLE_FORMATS.java(x);
-      if (got === expected) return;
-      // JDK ≤ 18 does not always pick the shortest, closest digits (JDK-4511638, fixed in 19:
-      // 1e23 as 9.999999999999999E22, 1e-323 as 1.0E-323); the model follows JDK 19+. On an
-      // older JDK accept only that: the same double, in the same layout.
-      const legacy = major < 19 && Number(expected) === x && layout(expected) === layout(got);
-      if (!legacy && problems.length < 20) problems.push(`${x}: real ${expected}, model ${got}`);
-    });
-    expect(problems).toEqual([]);
-  });
+  withRuntime(
+    'Java Double.toString (the JDK has no JSON encoder)',
+    probe('java', ['-version']),
+    (version) => {
+      const doubles = interestingDoubles(8000, 11);
+      const lexemes = doubles.map((x) => (Object.is(x, -0) ? '-0.0' : x.toExponential()));
+      const real = runBatch('java', ['Doubles.java'], lexemes).map((cells) => cells[0]!);
+      const major = Number(/version "(\d+)/.exec(version)?.[1] ?? 21);
+      const problems: string[] = [];
+      doubles.forEach((x, i) => {
+        const expected = real[i]!;
+        const got = DOUBLE_FORMATS.java(x);
+        if (got === expected) return;
+        // JDK ≤ 18 does not always pick the shortest, closest digits (JDK-4511638, fixed in 19:
+        // 1e23 as 9.999999999999999E22, 1e-323 as 1.0E-323); the model follows JDK 19+. On an
+        // older JDK accept only that: the same double, in the same layout.
+        const legacy = major < 19 && Number(expected) === x && layout(expected) === layout(got);
+        if (!legacy && problems.length < 20) problems.push(`${x}: real ${expected}, model ${got}`);
+      });
+      expect(problems).toEqual([]);
+    },
+  );
 });
 
 /** Plain or scientific, and whether a fraction is written: what the model's thresholds decide. */
@@ -116,6 +133,6 @@ const layout = (text: string) => `${text.includes('E') ? 'E' : 'plain'}:${/\.\d/
 it('the corpus is big and varied enough to mean something', () => {
   expect(CORPUS.length).toBeGreaterThan(800);
   // Non-ASCII, astral keys, escapes and deep nesting all present.
-  expect(CORPUS.some((json) => /[^\x00-\x7f]/.test(json))).toBe(true);
+  expect(CORPUS.some((json) => /[\u0080-\uffff]/.test(json))).toBe(true);
   expect(CORPUS.some((json) => json.length > 1000)).toBe(true);
 });

@@ -5,7 +5,14 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffText, explainHash, parseJson, render, VARIANTS, type DiffPart } from '../../src/canonical/index.js';
+import {
+  diffText,
+  explainHash,
+  parseJson,
+  render,
+  VARIANTS,
+  type DiffPart,
+} from '../../src/canonical/index.js';
 
 const INPUTS = [
   '{"query":"café","limit":1.0,"filters":{"b":true,"a":"x<y/z"}}',
@@ -21,14 +28,20 @@ describe('explainHash', () => {
         const r = render(v, ast);
         const explanation = explainHash(json, r.argsHash);
         if (explanation.correct) continue; // this variant agrees with RFC 8785 on this input
-        expect(explanation.matches.map((m) => m.id), `${v.id} on ${json}`).toContain(v.id);
+        expect(
+          explanation.matches.map((m) => m.id),
+          `${v.id} on ${json}`,
+        ).toContain(v.id);
         expect(explanation.summary).toMatch(/^this is what /);
       }
     }
   });
 
   it('says which trap, in words', () => {
-    const python = render(VARIANTS.find((v) => v.id === 'python')!, parseJson('{"s":"café"}').ast);
+    const python = render(
+      VARIANTS.find((v) => v.id === 'python')!,
+      parseJson('{"s":"café"}').ast,
+    );
     expect(explainHash('{"s":"café"}', python.argsHash).summary).toBe(
       "this is what Python json.dumps(args, sort_keys=True, separators=(',', ':')) with ensure_ascii=True (the default) gives: it writes every non-ASCII character as a \\uXXXX escape; RFC 8785 writes it as UTF-8 (é → \\u00e9)",
     );
@@ -48,7 +61,9 @@ describe('explainHash', () => {
     const deep = '{"a":' + '['.repeat(100) + ']'.repeat(100) + '}';
     const e = explainHash(deep, '000000000000');
     expect(e.correct).toBe(false);
-    expect(e.matches.map((m) => m.id)).toEqual(expect.arrayContaining(['ruby', 'ruby-sorted', 'dotnet']));
+    expect(e.matches.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['ruby', 'ruby-sorted', 'dotnet']),
+    );
     expect(e.summary).toMatch(/could not hash.*Ruby/);
     const lone = explainHash('{"s":"\\ud800"}', '000000000000');
     expect(lone.correct).toBe(true);
@@ -57,7 +72,9 @@ describe('explainHash', () => {
 
   it('recognises the usual TypeScript mistakes: unsorted keys, and absent arguments', () => {
     const unsorted = createHash('sha256').update('{"b":1,"a":2}').digest('hex').slice(0, 12);
-    expect(explainHash('{"b":1,"a":2}', unsorted).matches.map((m) => m.id)).toContain('ts-unsorted');
+    expect(explainHash('{"b":1,"a":2}', unsorted).matches.map((m) => m.id)).toContain(
+      'ts-unsorted',
+    );
     expect(explainHash('{"b":1}', '44136fa355b3').matches.map((m) => m.id)).toContain('absent');
     expect(explainHash('null', '44136fa355b3').matches.map((m) => m.id)).toContain('python');
   });
@@ -65,13 +82,24 @@ describe('explainHash', () => {
   it('says so when nothing reproduces the hash', () => {
     const e = explainHash('{"a":1}', 'deadbeef0000');
     expect(e.matches).toEqual([]);
-    expect(e.summary).toBe('no modelled encoder gives deadbeef0000; the canonical hash is 015abd7f5cc5 ({"a":1})');
+    expect(e.summary).toBe(
+      'no modelled encoder gives deadbeef0000; the canonical hash is 015abd7f5cc5 ({"a":1})',
+    );
   });
 });
 
 /** The first text (`equal` + `delete`) and the second (`equal` + `insert`) back from the parts. */
 function sides(parts: DiffPart[]): [string, string] {
-  return [parts.filter((p) => p.op !== 'insert').map((p) => p.text).join(''), parts.filter((p) => p.op !== 'delete').map((p) => p.text).join('')];
+  return [
+    parts
+      .filter((p) => p.op !== 'insert')
+      .map((p) => p.text)
+      .join(''),
+    parts
+      .filter((p) => p.op !== 'delete')
+      .map((p) => p.text)
+      .join(''),
+  ];
 }
 
 describe('diffText', () => {
@@ -98,9 +126,13 @@ describe('diffText', () => {
 
   it('reconstructs both texts, and is minimal on small edits', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 60 }), (a, b) => {
-        expect(sides(diffText(a, b))).toEqual([a, b]);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 60 }),
+        fc.string({ unit: 'grapheme', maxLength: 60 }),
+        (a, b) => {
+          expect(sides(diffText(a, b))).toEqual([a, b]);
+        },
+      ),
       { numRuns: 2000, seed: 21 },
     );
     const parts = diffText('abcdef', 'abXdef');

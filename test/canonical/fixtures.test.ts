@@ -16,13 +16,19 @@ interface Fixture {
   canonical: string;
   args_hash: string;
 }
-const file = JSON.parse(FIXTURE_TEXT) as { wire_version: number; algorithm: string; fixtures: Fixture[] };
+const file = JSON.parse(FIXTURE_TEXT) as {
+  wire_version: number;
+  algorithm: string;
+  fixtures: Fixture[];
+};
 
 describe('fixtures/canonical.json (shared, byte-identical)', () => {
   it('is the file every SDK ships, unedited', () => {
     // Pinned: a change here means someone edited the shared fixture. Copy it again from
     // ../shared/fixtures/canonical.json instead.
-    expect(createHash('sha256').update(FIXTURE_TEXT).digest('hex')).toBe('8bf04e56404eeb8c860483d9a7cde1eca1262d63975ed5a65c3890ece5040fa8');
+    expect(createHash('sha256').update(FIXTURE_TEXT).digest('hex')).toBe(
+      '8bf04e56404eeb8c860483d9a7cde1eca1262d63975ed5a65c3890ece5040fa8',
+    );
     expect(file.wire_version).toBe(1);
     expect(file.algorithm).toBe('sha256/rfc8785/hex12');
     expect(file.fixtures).toHaveLength(23);
@@ -51,7 +57,11 @@ describe('fixtures/canonical-vectors.json (ours)', () => {
     const analysis = analyze(vector.json);
     expect(analysis.canonical).toBe(vector.canonical);
     expect(analysis.argsHash).toBe(vector.args_hash);
-    for (const language of LANGUAGES) expect([language, analysis.languages[language].text]).toEqual([language, vector.languages[language]]);
+    for (const language of LANGUAGES)
+      expect([language, analysis.languages[language].text]).toEqual([
+        language,
+        vector.languages[language],
+      ]);
     if (vector.canonical !== null) {
       expect(hashText(vector.canonical)).toBe(vector.args_hash);
       // Two independent RFC 8785 implementations agree on what is hashable.

@@ -6,7 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, decompose, DOUBLE_FORMATS, serializeNumber, UnrepresentableError } from '../../src/canonical/index.js';
+import {
+  canonicalize,
+  decompose,
+  DOUBLE_FORMATS,
+  serializeNumber,
+  UnrepresentableError,
+} from '../../src/canonical/index.js';
 import { prng, randomDouble } from './corpus.js';
 
 /** The canonical text of `x` inside an array, as canonicalize writes it in context. */
@@ -15,7 +21,8 @@ function checkDouble(x: number): void {
   if (text !== String(x) || text !== JSON.stringify(x)) throw new Error(`${x}: ${text}`);
   const back = Number(text);
   // -0 is written 0 (RFC 8785 §3.2.2.3); everything else round-trips exactly.
-  if (!(Object.is(back, x) || (x === 0 && back === 0))) throw new Error(`${x} came back as ${back}`);
+  if (!(Object.is(back, x) || (x === 0 && back === 0)))
+    throw new Error(`${x} came back as ${back}`);
 }
 
 describe('number serialization', () => {
@@ -53,7 +60,7 @@ describe('number serialization', () => {
       [1.2345678901234568e29, '1.2345678901234568e+29'],
       [5e-324, '5e-324'],
       [1.7976931348623157e308, '1.7976931348623157e+308'],
-      [9007199254740993, '9007199254740992'],
+      [Number('9007199254740993'), '9007199254740992'],
     ];
     for (const [x, text] of cases) expect(serializeNumber(x)).toBe(text);
   });
@@ -84,20 +91,153 @@ describe('each language lays the same digits out its own way', () => {
   // encoders.test.ts (Python, Go, Ruby, PHP, Java) or taken from the runtime's source (.NET, Rust).
   const table: [number, Record<Exclude<keyof typeof DOUBLE_FORMATS, 'ecmascript'>, string>][] = [
     [1, { python: '1.0', go: '1', ruby: '1.0', php: '1', java: '1.0', dotnet: '1', rust: '1.0' }],
-    [1e-7, { python: '1e-07', go: '1e-7', ruby: '1.0e-07', php: '1.0e-7', java: '1.0E-7', dotnet: '1E-07', rust: '1e-7' }],
-    [1e21, { python: '1e+21', go: '1e+21', ruby: '1.0e+21', php: '1.0e+21', java: '1.0E21', dotnet: '1E+21', rust: '1e21' }],
-    [1e16, { python: '1e+16', go: '10000000000000000', ruby: '1.0e+16', php: '10000000000000000', java: '1.0E16', dotnet: '1E+16', rust: '1e16' }],
-    [1e15, { python: '1000000000000000.0', go: '1000000000000000', ruby: '1.0e+15', php: '1000000000000000', java: '1.0E15', dotnet: '1E+15', rust: '1000000000000000.0' }],
-    [1e7, { python: '10000000.0', go: '10000000', ruby: '10000000.0', php: '10000000', java: '1.0E7', dotnet: '10000000', rust: '10000000.0' }],
-    [0.0001, { python: '0.0001', go: '0.0001', ruby: '0.0001', php: '0.0001', java: '1.0E-4', dotnet: '0.0001', rust: '0.0001' }],
-    [0.00001, { python: '1e-05', go: '0.00001', ruby: '1.0e-05', php: '1.0e-5', java: '1.0E-5', dotnet: '1E-05', rust: '0.00001' }],
-    [1e-6, { python: '1e-06', go: '0.000001', ruby: '1.0e-06', php: '1.0e-6', java: '1.0E-6', dotnet: '1E-06', rust: '1e-6' }],
-    [-0, { python: '-0.0', go: '-0', ruby: '-0.0', php: '-0', java: '-0.0', dotnet: '-0', rust: '-0.0' }],
-    [5e-324, { python: '5e-324', go: '5e-324', ruby: '5.0e-324', php: '5.0e-324', java: '4.9E-324', dotnet: '5E-324', rust: '5e-324' }],
-    [2068220303802674.5, { python: '2068220303802674.5', go: '2068220303802674.5', ruby: '2068220303802674.5', php: '2068220303802674.5', java: '2.0682203038026745E15', dotnet: '2.0682203038026745E+15', rust: '2068220303802674.5' }],
-    [1e23, { python: '1e+23', go: '1e+23', ruby: '1.0e+23', php: '1.0e+23', java: '1.0E23', dotnet: '1E+23', rust: '1e23' }],
+    [
+      1e-7,
+      {
+        python: '1e-07',
+        go: '1e-7',
+        ruby: '1.0e-07',
+        php: '1.0e-7',
+        java: '1.0E-7',
+        dotnet: '1E-07',
+        rust: '1e-7',
+      },
+    ],
+    [
+      1e21,
+      {
+        python: '1e+21',
+        go: '1e+21',
+        ruby: '1.0e+21',
+        php: '1.0e+21',
+        java: '1.0E21',
+        dotnet: '1E+21',
+        rust: '1e21',
+      },
+    ],
+    [
+      1e16,
+      {
+        python: '1e+16',
+        go: '10000000000000000',
+        ruby: '1.0e+16',
+        php: '10000000000000000',
+        java: '1.0E16',
+        dotnet: '1E+16',
+        rust: '1e16',
+      },
+    ],
+    [
+      1e15,
+      {
+        python: '1000000000000000.0',
+        go: '1000000000000000',
+        ruby: '1.0e+15',
+        php: '1000000000000000',
+        java: '1.0E15',
+        dotnet: '1E+15',
+        rust: '1000000000000000.0',
+      },
+    ],
+    [
+      1e7,
+      {
+        python: '10000000.0',
+        go: '10000000',
+        ruby: '10000000.0',
+        php: '10000000',
+        java: '1.0E7',
+        dotnet: '10000000',
+        rust: '10000000.0',
+      },
+    ],
+    [
+      0.0001,
+      {
+        python: '0.0001',
+        go: '0.0001',
+        ruby: '0.0001',
+        php: '0.0001',
+        java: '1.0E-4',
+        dotnet: '0.0001',
+        rust: '0.0001',
+      },
+    ],
+    [
+      0.00001,
+      {
+        python: '1e-05',
+        go: '0.00001',
+        ruby: '1.0e-05',
+        php: '1.0e-5',
+        java: '1.0E-5',
+        dotnet: '1E-05',
+        rust: '0.00001',
+      },
+    ],
+    [
+      1e-6,
+      {
+        python: '1e-06',
+        go: '0.000001',
+        ruby: '1.0e-06',
+        php: '1.0e-6',
+        java: '1.0E-6',
+        dotnet: '1E-06',
+        rust: '1e-6',
+      },
+    ],
+    [
+      -0,
+      {
+        python: '-0.0',
+        go: '-0',
+        ruby: '-0.0',
+        php: '-0',
+        java: '-0.0',
+        dotnet: '-0',
+        rust: '-0.0',
+      },
+    ],
+    [
+      5e-324,
+      {
+        python: '5e-324',
+        go: '5e-324',
+        ruby: '5.0e-324',
+        php: '5.0e-324',
+        java: '4.9E-324',
+        dotnet: '5E-324',
+        rust: '5e-324',
+      },
+    ],
+    [
+      2068220303802674.5,
+      {
+        python: '2068220303802674.5',
+        go: '2068220303802674.5',
+        ruby: '2068220303802674.5',
+        php: '2068220303802674.5',
+        java: '2.0682203038026745E15',
+        dotnet: '2.0682203038026745E+15',
+        rust: '2068220303802674.5',
+      },
+    ],
+    [
+      1e23,
+      {
+        python: '1e+23',
+        go: '1e+23',
+        ruby: '1.0e+23',
+        php: '1.0e+23',
+        java: '1.0E23',
+        dotnet: '1E+23',
+        rust: '1e23',
+      },
+    ],
   ];
   it.each(table.map(([x, row]) => [String(x), x, row] as const))('%s', (_label, x, row) => {
-    for (const [language, text] of Object.entries(row)) expect([language, DOUBLE_FORMATS[language as keyof typeof row](x)]).toEqual([language, text]);
+    for (const [language, text] of Object.entries(row))
+      expect([language, DOUBLE_FORMATS[language as keyof typeof row](x)]).toEqual([language, text]);
   });
 });

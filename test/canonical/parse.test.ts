@@ -22,7 +22,10 @@ function acceptsLikeJsonParse(text: string): void {
     if (!(error instanceof JsonSyntaxError)) throw error;
     oursOk = false;
   }
-  if (nativeOk !== oursOk) throw new Error(`${JSON.stringify(text)}: JSON.parse ${nativeOk ? 'accepts' : 'rejects'}, parseJson ${oursOk ? 'accepts' : 'rejects'}`);
+  if (nativeOk !== oursOk)
+    throw new Error(
+      `${JSON.stringify(text)}: JSON.parse ${nativeOk ? 'accepts' : 'rejects'}, parseJson ${oursOk ? 'accepts' : 'rejects'}`,
+    );
   if (nativeOk) expect(ours).toStrictEqual(native);
 }
 
@@ -37,12 +40,66 @@ describe('parseJson', () => {
   });
 
   it('accepts and rejects exactly what JSON.parse does, on mangled JSON', () => {
-    const pieces = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '\\', 'u', '0', '1', '-', '+', '.', 'e', 'E', ' ', '\n', '\t', 'true', 'null', 'fals', 'a', '\\u00e9', '\\ud800', '\u0001', '/', '01', '"k"');
+    const pieces = fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"',
+      '\\',
+      'u',
+      '0',
+      '1',
+      '-',
+      '+',
+      '.',
+      'e',
+      'E',
+      ' ',
+      '\n',
+      '\t',
+      'true',
+      'null',
+      'fals',
+      'a',
+      '\\u00e9',
+      '\\ud800',
+      '\u0001',
+      '/',
+      '01',
+      '"k"',
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 12 }), (parts) => acceptsLikeJsonParse(parts.join(''))),
+      fc.property(fc.array(pieces, { maxLength: 12 }), (parts) =>
+        acceptsLikeJsonParse(parts.join('')),
+      ),
       { numRuns: 20_000, seed: 11 },
     );
-    for (const text of ['', ' ', '\ufeff{}', '{"a":1,}', '[1,]', "{'a':1}", '[NaN]', '[Infinity]', '01', '1.', '.5', '-', '1e', '"\\x"', '"a\u0000"', '{"a" 1}', '[1 2]', '1 2', 'nul', '"abc', '/**/1']) {
+    for (const text of [
+      '',
+      ' ',
+      '\ufeff{}',
+      '{"a":1,}',
+      '[1,]',
+      "{'a':1}",
+      '[NaN]',
+      '[Infinity]',
+      '01',
+      '1.',
+      '.5',
+      '-',
+      '1e',
+      '"\\x"',
+      '"a\u0000"',
+      '{"a" 1}',
+      '[1 2]',
+      '1 2',
+      'nul',
+      '"abc',
+      '/**/1',
+    ]) {
       acceptsLikeJsonParse(text);
     }
   });
@@ -50,7 +107,13 @@ describe('parseJson', () => {
   it('keeps number lexemes, duplicate members and offsets', () => {
     const { ast } = parseJson(' {"a": 1.0, "a": -0, "b": 1E400}');
     if (ast.kind !== 'object') throw new Error('not an object');
-    expect(ast.members.map((m) => [m.key.value, m.value.kind === 'number' ? m.value.text : '', m.key.start])).toEqual([
+    expect(
+      ast.members.map((m) => [
+        m.key.value,
+        m.value.kind === 'number' ? m.value.text : '',
+        m.key.start,
+      ]),
+    ).toEqual([
       ['a', '1.0', 2],
       ['a', '-0', 12],
       ['b', '1E400', 21],

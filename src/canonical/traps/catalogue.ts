@@ -37,22 +37,27 @@ export interface TrapHit {
 
 /** What each trap means, in one sentence a server author can act on. */
 export const TRAPS: Record<TrapId, string> = {
-  'escapes-non-ascii': 'writes every non-ASCII character as a \\uXXXX escape; RFC 8785 writes it as UTF-8',
-  'escapes-html': 'escapes HTML-sensitive characters (< > & …) as \\u00XX; RFC 8785 writes them as they are',
+  'escapes-non-ascii':
+    'writes every non-ASCII character as a \\uXXXX escape; RFC 8785 writes it as UTF-8',
+  'escapes-html':
+    'escapes HTML-sensitive characters (< > & …) as \\u00XX; RFC 8785 writes them as they are',
   'escapes-slash': 'writes / as \\/; RFC 8785 does not escape it',
   'escapes-line-separators': 'escapes U+2028 and U+2029; RFC 8785 writes them as UTF-8',
   'escapes-del': 'escapes DEL (U+007F); RFC 8785 writes it as it is',
-  'hex-escapes-b-f': 'writes backspace and form feed as \\u0008 and \\u000c; RFC 8785 uses \\b and \\f',
+  'hex-escapes-b-f':
+    'writes backspace and form feed as \\u0008 and \\u000c; RFC 8785 uses \\b and \\f',
   'uppercase-hex': 'writes \\u escapes with uppercase hex; RFC 8785 uses lowercase',
   'quote-as-hex': 'writes " as \\u0022; RFC 8785 uses \\"',
-  'lone-surrogate-escaped': 'writes a lone surrogate as a \\uXXXX escape; RFC 8785 cannot hash it at all',
+  'lone-surrogate-escaped':
+    'writes a lone surrogate as a \\uXXXX escape; RFC 8785 cannot hash it at all',
   'lone-surrogate-replaced': 'replaces a lone surrogate with U+FFFD while parsing',
   'integral-float-fraction': 'keeps .0 on an integral float (1.0); RFC 8785 writes 1',
   'number-format': 'lays out numbers differently (exponent form or plain/exponent threshold)',
   'negative-zero': 'keeps the sign of -0; RFC 8785 writes 0',
   'exact-big-integer': 'keeps integers past 2^53 exact; RFC 8785 (a double) rounds them',
   'writes-non-finite': 'writes Infinity/NaN, which RFC 8785 cannot hash',
-  'key-order-code-point': 'sorts keys by code point (UTF-8 bytes); RFC 8785 sorts by UTF-16 code units, which differs above the BMP',
+  'key-order-code-point':
+    'sorts keys by code point (UTF-8 bytes); RFC 8785 sorts by UTF-16 code units, which differs above the BMP',
   'key-order-insertion': 'keeps keys in the order they arrived; RFC 8785 sorts them',
   'spaces-after-separators': 'writes ", " and ": " with spaces; RFC 8785 has no whitespace',
   'bool-as-number': 'writes true/false as 1/0',

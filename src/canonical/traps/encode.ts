@@ -3,7 +3,14 @@
  * parses and writes JSON, and {@link encodeAs} writes a parsed text the way it would, noting
  * each trap that made the output differ from RFC 8785.
  */
-import { effectiveMembers, isIntegerLexeme, type JsonMember, type JsonNode, type JsonNumber, type JsonString } from '../ast.js';
+import {
+  effectiveMembers,
+  isIntegerLexeme,
+  type JsonMember,
+  type JsonNode,
+  type JsonNumber,
+  type JsonString,
+} from '../ast.js';
 import type { TrapId } from './catalogue.js';
 import { EncodeFailure, type TrapNotes } from './notes.js';
 import { decodeAs, quoteAs, type StringRules } from './strings.js';
@@ -60,9 +67,11 @@ class Encoder {
         return this.string(node);
       case 'array': {
         this.checkDepth(depth + 1);
-        if (node.items.length > 1 && this.item !== ',') this.notes.hit('spaces-after-separators', `, → ${JSON.stringify(this.item)}`);
+        if (node.items.length > 1 && this.item !== ',')
+          this.notes.hit('spaces-after-separators', `, → ${JSON.stringify(this.item)}`);
         let out = '[';
-        for (let i = 0; i < node.items.length; i++) out += (i > 0 ? this.item : '') + this.write(node.items[i]!, depth + 1);
+        for (let i = 0; i < node.items.length; i++)
+          out += (i > 0 ? this.item : '') + this.write(node.items[i]!, depth + 1);
         return out + ']';
       }
       case 'object':
@@ -81,7 +90,11 @@ class Encoder {
 
   private string(node: JsonString): string {
     if (node.plain) return '"' + node.value + '"';
-    return quoteAs(decodeAs(node.value, this.style.strings, this.notes), this.style.strings, this.notes);
+    return quoteAs(
+      decodeAs(node.value, this.style.strings, this.notes),
+      this.style.strings,
+      this.notes,
+    );
   }
 
   private object(members: JsonMember[], depth: number): string {
@@ -92,28 +105,38 @@ class Encoder {
       }
       if (members.every(({ key }, i) => key.value === String(i))) {
         this.notes.hit('object-as-list', '{"0":…,"1":…} → […,…]');
-        return this.write({ kind: 'array', items: members.map((m) => m.value), start: 0, end: 0 }, depth - 1);
+        return this.write(
+          { kind: 'array', items: members.map((m) => m.value), start: 0, end: 0 },
+          depth - 1,
+        );
       }
     }
-    if (members.length > 0 && this.colon !== ':') this.notes.hit('spaces-after-separators', `: → ${JSON.stringify(this.colon)}`);
+    if (members.length > 0 && this.colon !== ':')
+      this.notes.hit('spaces-after-separators', `: → ${JSON.stringify(this.colon)}`);
     let out = '{';
     for (let i = 0; i < members.length; i++) {
       const { key, value } = members[i]!;
-      const quoted = key.plain ? '"' + key.value + '"' : quoteAs(key.value, this.style.strings, this.notes);
+      const quoted = key.plain
+        ? '"' + key.value + '"'
+        : quoteAs(key.value, this.style.strings, this.notes);
       out += (i > 0 ? this.item : '') + quoted + this.colon + this.write(value, depth);
     }
     return out + '}';
   }
 
   private checkDepth(depth: number): void {
-    if (depth > this.style.maxDepth) throw new EncodeFailure(`nesting depth ${depth} is past the limit of ${this.style.maxDepth}`);
+    if (depth > this.style.maxDepth)
+      throw new EncodeFailure(`nesting depth ${depth} is past the limit of ${this.style.maxDepth}`);
   }
 
   private number(node: JsonNumber): string {
     const text = this.style.number(node);
     const canonical = Number.isFinite(node.value) ? String(node.value) : undefined;
     if (text !== canonical) {
-      this.notes.hit(numberTrap(node, text, canonical), `${node.text} → ${text} (canonical: ${canonical ?? 'unhashable'})`);
+      this.notes.hit(
+        numberTrap(node, text, canonical),
+        `${node.text} → ${text} (canonical: ${canonical ?? 'unhashable'})`,
+      );
     }
     return text;
   }
@@ -133,12 +156,21 @@ class Encoder {
     // Keys as written (the usual case): the orders are shared by every language rendering it.
     const orders = decoded === members ? ordersOf(members) : new Orders(decoded);
     const canonical = orders.utf16();
-    const result = keyOrder === 'utf16' ? canonical : keyOrder === 'code-point' ? orders.codePoint() : orders.effective;
+    const result =
+      keyOrder === 'utf16'
+        ? canonical
+        : keyOrder === 'code-point'
+          ? orders.codePoint()
+          : orders.effective;
     let moved = 0;
     while (moved < result.length && result[moved] === canonical[moved]) moved++;
     if (moved < result.length) {
-      const trap: TrapId = keyOrder === 'insertion' ? 'key-order-insertion' : 'key-order-code-point';
-      this.notes.hit(trap, `${JSON.stringify(result[moved]!.key.value)} written before ${JSON.stringify(canonical[moved]!.key.value)}`);
+      const trap: TrapId =
+        keyOrder === 'insertion' ? 'key-order-insertion' : 'key-order-code-point';
+      this.notes.hit(
+        trap,
+        `${JSON.stringify(result[moved]!.key.value)} written before ${JSON.stringify(canonical[moved]!.key.value)}`,
+      );
     }
     return result;
   }
@@ -201,8 +233,10 @@ function byCodePoint(a: JsonMember, b: JsonMember): number {
 function numberTrap(node: JsonNumber, text: string, canonical: string | undefined): TrapId {
   if (canonical === undefined) return 'writes-non-finite';
   if (node.value === 0 && text.startsWith('-')) return 'negative-zero';
-  if (isIntegerLexeme(node.text) && !Number.isSafeInteger(node.value) && text === node.text) return 'exact-big-integer';
-  if (/\.0$/.test(text) && !canonical.includes('.') && !/e/i.test(canonical)) return 'integral-float-fraction';
+  if (isIntegerLexeme(node.text) && !Number.isSafeInteger(node.value) && text === node.text)
+    return 'exact-big-integer';
+  if (/\.0$/.test(text) && !canonical.includes('.') && !/e/i.test(canonical))
+    return 'integral-float-fraction';
   return 'number-format';
 }
 

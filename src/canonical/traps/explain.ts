@@ -10,7 +10,14 @@ import { sha256Hex } from '../sha256.js';
 import { TRAPS, type TrapHit } from './catalogue.js';
 import { encodeAs } from './encode.js';
 import { EncodeFailure, TrapNotes } from './notes.js';
-import { DEFAULT_VARIANTS, LANGUAGES, VARIANTS, type Evidence, type Language, type Variant } from './languages.js';
+import {
+  DEFAULT_VARIANTS,
+  LANGUAGES,
+  VARIANTS,
+  type Evidence,
+  type Language,
+  type Variant,
+} from './languages.js';
 
 /** What one encoder makes of one input. */
 export interface Rendering {
@@ -47,13 +54,24 @@ export function render(variant: Variant, ast: JsonNode, hasher: Hasher = sha256H
     }
   }
   const argsHash = text === null ? UNHASHABLE : hashText(text, hasher);
-  const rendering: Rendering = { id, language, label, evidence, text, argsHash, traps: notes.list() };
+  const rendering: Rendering = {
+    id,
+    language,
+    label,
+    evidence,
+    text,
+    argsHash,
+    traps: notes.list(),
+  };
   if (failure !== undefined) rendering.failure = failure;
   return rendering;
 }
 
 /** Each language's default encoder on `ast`, in `LANGUAGES` order. */
-export function renderLanguages(ast: JsonNode, hasher: Hasher = sha256Hex): Record<Language, Rendering> {
+export function renderLanguages(
+  ast: JsonNode,
+  hasher: Hasher = sha256Hex,
+): Record<Language, Rendering> {
   const out = {} as Record<Language, Rendering>;
   for (const language of LANGUAGES) out[language] = render(DEFAULT_VARIANTS[language], ast, hasher);
   return out;
@@ -120,7 +138,11 @@ export interface Explanation {
  * compared on the shorter length, as SDKs may send 4–64 hex digits.
  * @throws {JsonSyntaxError} when `input` is text that is not JSON.
  */
-export function explainHash(input: string | JsonNode, hash: string, hasher: Hasher = sha256Hex): Explanation {
+export function explainHash(
+  input: string | JsonNode,
+  hash: string,
+  hasher: Hasher = sha256Hex,
+): Explanation {
   const ast = typeof input === 'string' ? parseJson(input).ast : input;
   hasher = memoizeHasher(hasher);
   const given = hash.trim().toLowerCase();
@@ -131,7 +153,13 @@ export function explainHash(input: string | JsonNode, hash: string, hasher: Hash
   const matches = renderings
     .filter((r) => sameHash(r.argsHash, given) && (correct || r.text !== canonical!.text))
     .sort((a, b) => likelihood(a) - likelihood(b));
-  return { hash: given, canonical: canonical!, correct, matches, summary: summarize(given, canonical!, correct, matches) };
+  return {
+    hash: given,
+    canonical: canonical!,
+    correct,
+    matches,
+    summary: summarize(given, canonical!, correct, matches),
+  };
 }
 
 /**
@@ -145,7 +173,12 @@ function likelihood(r: Rendering): number {
   return r.evidence === 'documented' ? 2 : 1;
 }
 
-function summarize(hash: string, canonical: Rendering, correct: boolean, matches: Rendering[]): string {
+function summarize(
+  hash: string,
+  canonical: Rendering,
+  correct: boolean,
+  matches: Rendering[],
+): string {
   if (correct && canonical.text === null) {
     return `${hash}: RFC 8785 cannot hash this input either (${canonical.failure ?? 'unrepresentable'}), so this SDK agrees`;
   }

@@ -14,7 +14,16 @@ import { EncodeFailure } from './notes.js';
 import type { StringRules } from './strings.js';
 
 /** The languages `hash --json` reports, in its order. */
-export const LANGUAGES = ['python', 'go', 'java', 'dotnet', 'rust', 'ruby', 'php', 'swift'] as const;
+export const LANGUAGES = [
+  'python',
+  'go',
+  'java',
+  'dotnet',
+  'rust',
+  'ruby',
+  'php',
+  'swift',
+] as const;
 
 /** One of the modelled languages. */
 export type Language = (typeof LANGUAGES)[number];
@@ -49,12 +58,19 @@ function finite(format: (x: number) => string): (node: JsonNumber) => string {
 }
 
 /** A runtime that parses integer lexemes into an integer type while `fits` says they fit. */
-function integers(fits: (lexeme: string) => boolean, format: (x: number) => string): (node: JsonNumber) => string {
+function integers(
+  fits: (lexeme: string) => boolean,
+  format: (x: number) => string,
+): (node: JsonNumber) => string {
   const asDouble = finite(format);
-  return (node) => (isIntegerLexeme(node.text) && fits(node.text) ? exactInteger(node.text) : asDouble(node));
+  return (node) =>
+    isIntegerLexeme(node.text) && fits(node.text) ? exactInteger(node.text) : asDouble(node);
 }
 
-const nonAscii = (from: number) => (c: number): TrapId | undefined => (c >= from ? (c === 0x7f ? 'escapes-del' : 'escapes-non-ascii') : undefined);
+const nonAscii =
+  (from: number) =>
+  (c: number): TrapId | undefined =>
+    c >= from ? (c === 0x7f ? 'escapes-del' : 'escapes-non-ascii') : undefined;
 const always = () => true;
 
 const PYTHON_ASCII: StringRules = { short: SHORT, extra: nonAscii(0x7f), loneSurrogate: 'escape' };
@@ -78,7 +94,12 @@ const python = (unicode: boolean, spaces: boolean): Style => ({
 
 const goStrings = (shortBF: boolean): StringRules => ({
   short: shortBF ? SHORT : '\t\n\r',
-  extra: (c) => (c === 0x3c || c === 0x3e || c === 0x26 ? 'escapes-html' : c === 0x2028 || c === 0x2029 ? 'escapes-line-separators' : undefined),
+  extra: (c) =>
+    c === 0x3c || c === 0x3e || c === 0x26
+      ? 'escapes-html'
+      : c === 0x2028 || c === 0x2029
+        ? 'escapes-line-separators'
+        : undefined,
   loneSurrogate: 'replace',
 });
 const go = (shortBF: boolean): Style => ({
@@ -143,27 +164,171 @@ const swift = (boolsAsNumbers: boolean, slash: boolean): Style => ({
 
 /** Every modelled encoder; the first of each language is that language's default. */
 export const VARIANTS: readonly Variant[] = [
-  { id: 'python', language: 'python', evidence: 'measured', label: "Python json.dumps(args, sort_keys=True, separators=(',', ':')) with ensure_ascii=True (the default)", style: python(false, false) },
-  { id: 'python-unicode', language: 'python', evidence: 'measured', label: "Python json.dumps(args, sort_keys=True, separators=(',', ':'), ensure_ascii=False)", style: python(true, false) },
-  { id: 'python-spaces', language: 'python', evidence: 'measured', label: 'Python json.dumps(args, sort_keys=True) with default separators and ensure_ascii=True', style: python(false, true) },
-  { id: 'python-spaces-unicode', language: 'python', evidence: 'measured', label: 'Python json.dumps(args, sort_keys=True, ensure_ascii=False) with default separators', style: python(true, true) },
-  { id: 'go', language: 'go', evidence: 'measured', label: 'Go json.Marshal of a map[string]any (Go 1.22+)', style: go(true) },
-  { id: 'go-1.21', language: 'go', evidence: 'measured', label: 'Go json.Marshal of a map[string]any (Go 1.21 and older: \\b and \\f as \\u0008 and \\u000c)', style: go(false) },
-  { id: 'java', language: 'java', evidence: 'numbers', label: 'Java/Kotlin: sorted map (String order), Double.toString for floats, Jackson string escaping (numbers measured; no JSON in the JDK)', style: { strings: { short: SHORT, upperHex: true, loneSurrogate: 'fail' }, number: integers(always, DOUBLE_FORMATS.java), keyOrder: 'utf16', maxDepth: 1000 } },
-  { id: 'dotnet', language: 'dotnet', evidence: 'documented', label: 'System.Text.Json with JavaScriptEncoder.Default (the default), doubles written "R"', style: dotnet('default') },
-  { id: 'dotnet-unicode', language: 'dotnet', evidence: 'documented', label: 'System.Text.Json with JavaScriptEncoder.Create(UnicodeRanges.All)', style: dotnet('unicode') },
-  { id: 'dotnet-relaxed', language: 'dotnet', evidence: 'documented', label: 'System.Text.Json with JavaScriptEncoder.UnsafeRelaxedJsonEscaping', style: dotnet('relaxed') },
-  { id: 'rust', language: 'rust', evidence: 'documented', label: 'Rust serde_json::to_string of a serde_json::Value (BTreeMap keys)', style: { strings: { short: SHORT, loneSurrogate: 'fail' }, number: rustNumber, keyOrder: 'code-point', maxDepth: 127 } },
-  { id: 'rust-preserve-order', language: 'rust', evidence: 'documented', label: 'Rust serde_json with the preserve_order feature (insertion order)', style: { strings: { short: SHORT, loneSurrogate: 'fail' }, number: rustNumber, keyOrder: 'insertion', maxDepth: 127 } },
-  { id: 'ruby', language: 'ruby', evidence: 'measured', label: 'Ruby JSON.generate(JSON.parse(args)) (keys in insertion order)', style: rubyStyle(false) },
-  { id: 'ruby-sorted', language: 'ruby', evidence: 'measured', label: 'Ruby JSON.generate with keys sorted by String#<=> (bytes)', style: rubyStyle(true) },
-  { id: 'php', language: 'php', evidence: 'measured', label: 'PHP json_encode(json_decode($args)) with keys sorted by ksort(SORT_STRING)', style: php({}) },
-  { id: 'php-assoc', language: 'php', evidence: 'measured', label: 'PHP json_encode(json_decode($args, true)) with ksort(SORT_STRING): associative arrays', style: php({ assoc: true }) },
-  { id: 'php-unsorted', language: 'php', evidence: 'measured', label: 'PHP json_encode(json_decode($args)) without sorting', style: php({ unsorted: true }) },
-  { id: 'php-unescaped', language: 'php', evidence: 'measured', label: 'PHP json_encode with JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE, keys sorted', style: php({ unescaped: true }) },
-  { id: 'swift', language: 'swift', evidence: 'documented', label: 'Swift JSONSerialization with .sortedKeys, Bools bridged through NSNumber (true → 1)', style: swift(true, true) },
-  { id: 'swift-bool', language: 'swift', evidence: 'documented', label: 'Swift JSONSerialization with .sortedKeys and real Bools', style: swift(false, true) },
-  { id: 'swift-unescaped-slashes', language: 'swift', evidence: 'documented', label: 'Swift JSONSerialization with [.sortedKeys, .withoutEscapingSlashes]', style: swift(false, false) },
+  {
+    id: 'python',
+    language: 'python',
+    evidence: 'measured',
+    label:
+      "Python json.dumps(args, sort_keys=True, separators=(',', ':')) with ensure_ascii=True (the default)",
+    style: python(false, false),
+  },
+  {
+    id: 'python-unicode',
+    language: 'python',
+    evidence: 'measured',
+    label: "Python json.dumps(args, sort_keys=True, separators=(',', ':'), ensure_ascii=False)",
+    style: python(true, false),
+  },
+  {
+    id: 'python-spaces',
+    language: 'python',
+    evidence: 'measured',
+    label: 'Python json.dumps(args, sort_keys=True) with default separators and ensure_ascii=True',
+    style: python(false, true),
+  },
+  {
+    id: 'python-spaces-unicode',
+    language: 'python',
+    evidence: 'measured',
+    label: 'Python json.dumps(args, sort_keys=True, ensure_ascii=False) with default separators',
+    style: python(true, true),
+  },
+  {
+    id: 'go',
+    language: 'go',
+    evidence: 'measured',
+    label: 'Go json.Marshal of a map[string]any (Go 1.22+)',
+    style: go(true),
+  },
+  {
+    id: 'go-1.21',
+    language: 'go',
+    evidence: 'measured',
+    label:
+      'Go json.Marshal of a map[string]any (Go 1.21 and older: \\b and \\f as \\u0008 and \\u000c)',
+    style: go(false),
+  },
+  {
+    id: 'java',
+    language: 'java',
+    evidence: 'numbers',
+    label:
+      'Java/Kotlin: sorted map (String order), Double.toString for floats, Jackson string escaping (numbers measured; no JSON in the JDK)',
+    style: {
+      strings: { short: SHORT, upperHex: true, loneSurrogate: 'fail' },
+      number: integers(always, DOUBLE_FORMATS.java),
+      keyOrder: 'utf16',
+      maxDepth: 1000,
+    },
+  },
+  {
+    id: 'dotnet',
+    language: 'dotnet',
+    evidence: 'documented',
+    label: 'System.Text.Json with JavaScriptEncoder.Default (the default), doubles written "R"',
+    style: dotnet('default'),
+  },
+  {
+    id: 'dotnet-unicode',
+    language: 'dotnet',
+    evidence: 'documented',
+    label: 'System.Text.Json with JavaScriptEncoder.Create(UnicodeRanges.All)',
+    style: dotnet('unicode'),
+  },
+  {
+    id: 'dotnet-relaxed',
+    language: 'dotnet',
+    evidence: 'documented',
+    label: 'System.Text.Json with JavaScriptEncoder.UnsafeRelaxedJsonEscaping',
+    style: dotnet('relaxed'),
+  },
+  {
+    id: 'rust',
+    language: 'rust',
+    evidence: 'documented',
+    label: 'Rust serde_json::to_string of a serde_json::Value (BTreeMap keys)',
+    style: {
+      strings: { short: SHORT, loneSurrogate: 'fail' },
+      number: rustNumber,
+      keyOrder: 'code-point',
+      maxDepth: 127,
+    },
+  },
+  {
+    id: 'rust-preserve-order',
+    language: 'rust',
+    evidence: 'documented',
+    label: 'Rust serde_json with the preserve_order feature (insertion order)',
+    style: {
+      strings: { short: SHORT, loneSurrogate: 'fail' },
+      number: rustNumber,
+      keyOrder: 'insertion',
+      maxDepth: 127,
+    },
+  },
+  {
+    id: 'ruby',
+    language: 'ruby',
+    evidence: 'measured',
+    label: 'Ruby JSON.generate(JSON.parse(args)) (keys in insertion order)',
+    style: rubyStyle(false),
+  },
+  {
+    id: 'ruby-sorted',
+    language: 'ruby',
+    evidence: 'measured',
+    label: 'Ruby JSON.generate with keys sorted by String#<=> (bytes)',
+    style: rubyStyle(true),
+  },
+  {
+    id: 'php',
+    language: 'php',
+    evidence: 'measured',
+    label: 'PHP json_encode(json_decode($args)) with keys sorted by ksort(SORT_STRING)',
+    style: php({}),
+  },
+  {
+    id: 'php-assoc',
+    language: 'php',
+    evidence: 'measured',
+    label: 'PHP json_encode(json_decode($args, true)) with ksort(SORT_STRING): associative arrays',
+    style: php({ assoc: true }),
+  },
+  {
+    id: 'php-unsorted',
+    language: 'php',
+    evidence: 'measured',
+    label: 'PHP json_encode(json_decode($args)) without sorting',
+    style: php({ unsorted: true }),
+  },
+  {
+    id: 'php-unescaped',
+    language: 'php',
+    evidence: 'measured',
+    label: 'PHP json_encode with JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE, keys sorted',
+    style: php({ unescaped: true }),
+  },
+  {
+    id: 'swift',
+    language: 'swift',
+    evidence: 'documented',
+    label: 'Swift JSONSerialization with .sortedKeys, Bools bridged through NSNumber (true → 1)',
+    style: swift(true, true),
+  },
+  {
+    id: 'swift-bool',
+    language: 'swift',
+    evidence: 'documented',
+    label: 'Swift JSONSerialization with .sortedKeys and real Bools',
+    style: swift(false, true),
+  },
+  {
+    id: 'swift-unescaped-slashes',
+    language: 'swift',
+    evidence: 'documented',
+    label: 'Swift JSONSerialization with [.sortedKeys, .withoutEscapingSlashes]',
+    style: swift(false, false),
+  },
 ];
 
 /** serde_json: i64/u64 stay integers, `-0` becomes the float -0.0, the rest f64 via ryu. */

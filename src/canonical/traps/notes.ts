@@ -22,6 +22,8 @@ export class TrapNotes {
 
   /** The traps hit so far, in the order they first fired. */
   list(): TrapHit[] {
-    return this.seen === undefined ? [] : [...this.seen].map(([trap, example]) => ({ trap, example }));
+    return this.seen === undefined
+      ? []
+      : [...this.seen].map(([trap, example]) => ({ trap, example }));
   }
 }

@@ -27,11 +27,16 @@ export interface StringRules {
 }
 
 const ALL_SHORT = '\b\t\n\f\r';
-const SHORT_NAMES: Record<string, string> = { '\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r' };
+const SHORT_NAMES: Record<string, string> = {
+  '\b': 'b',
+  '\t': 't',
+  '\n': 'n',
+  '\f': 'f',
+  '\r': 'r',
+};
 
 /** RFC 8785 itself, as rules. */
 export const CANONICAL_RULES: StringRules = { short: ALL_SHORT, loneSurrogate: 'fail' };
-
 
 /** Whether a code unit is a surrogate; `isHigh` a leading one. */
 const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
@@ -56,12 +61,16 @@ function canonicalUnit(c: number): string {
 
 /** How an encoder with `rules` writes one BMP code unit, and the trap if that differs. */
 function unit(c: number, rules: StringRules): [string, TrapId | undefined] {
-  if (c === 0x22) return rules.quoteAsHex ? [hex(c, rules.upperHex), 'quote-as-hex'] : ['\\"', undefined];
+  if (c === 0x22)
+    return rules.quoteAsHex ? [hex(c, rules.upperHex), 'quote-as-hex'] : ['\\"', undefined];
   if (c === 0x5c) return ['\\\\', undefined];
   if (c < 0x20) {
     const ch = String.fromCharCode(c);
     if (rules.short.includes(ch)) return ['\\' + SHORT_NAMES[ch], undefined];
-    return [hex(c, rules.upperHex), ch in SHORT_NAMES ? 'hex-escapes-b-f' : rules.upperHex ? 'uppercase-hex' : undefined];
+    return [
+      hex(c, rules.upperHex),
+      ch in SHORT_NAMES ? 'hex-escapes-b-f' : rules.upperHex ? 'uppercase-hex' : undefined,
+    ];
   }
   if (c === 0x2f && rules.slash) return ['\\/', 'escapes-slash'];
   const trap = rules.extra?.(c);
@@ -81,7 +90,8 @@ export function decodeAs(value: string, rules: StringRules, notes: TrapNotes): s
     if (isHigh(c) && isLow(value.charCodeAt(i + 1))) {
       out += value.slice(i, ++i + 1);
     } else if (isSurrogate(c)) {
-      if (rules.loneSurrogate === 'fail') throw new EncodeFailure(`a lone surrogate (${hex(c)}) cannot be parsed or encoded`);
+      if (rules.loneSurrogate === 'fail')
+        throw new EncodeFailure(`a lone surrogate (${hex(c)}) cannot be parsed or encoded`);
       notes.hit('lone-surrogate-replaced', `${hex(c)} → \\ufffd`);
       out += '\ufffd';
     } else out += value[i];
@@ -99,14 +109,16 @@ export function quoteAs(value: string, rules: StringRules, notes: TrapNotes): st
       const pair = isHigh(c) && isLow(value.charCodeAt(i + 1));
       const text = pair ? value.slice(i, i + 2) : value[i]!;
       if (pair) i++;
-      if (!pair && rules.loneSurrogate === 'fail') throw new EncodeFailure(`a lone surrogate (${hex(c)}) cannot be encoded as UTF-8`);
+      if (!pair && rules.loneSurrogate === 'fail')
+        throw new EncodeFailure(`a lone surrogate (${hex(c)}) cannot be encoded as UTF-8`);
       if (!pair) notes.hit('lone-surrogate-escaped', `${hex(c)} (canonical: unhashable)`);
       const escapeAs = pair ? rules.extra?.(0x10000) : 'lone-surrogate-escaped';
       if (escapeAs === undefined) {
         out += text;
         continue;
       }
-      const escaped = hex(c, rules.upperHex) + (pair ? hex(text.charCodeAt(1), rules.upperHex) : '');
+      const escaped =
+        hex(c, rules.upperHex) + (pair ? hex(text.charCodeAt(1), rules.upperHex) : '');
       if (pair) notes.hit(escapeAs, `${text} → ${escaped}`);
       out += escaped;
       continue;

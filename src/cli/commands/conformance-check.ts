@@ -67,14 +67,24 @@ export function checkFixtures(text: string): CaseResult[] {
   return fixtures.items.map((fixture, i) => {
     const name = stringMember(fixture, 'name') ?? `fixture ${i + 1}`;
     const input = member(fixture, 'input');
-    const expected = { args_hash: stringMember(fixture, 'args_hash') ?? '', canonical: stringMember(fixture, 'canonical') ?? '' };
+    const expected = {
+      args_hash: stringMember(fixture, 'args_hash') ?? '',
+      canonical: stringMember(fixture, 'canonical') ?? '',
+    };
     if (input === undefined) {
-      return { name, ok: false, expected, actual: { args_hash: UNHASHABLE, canonical: null }, problem: 'the case has no "input"' };
+      return {
+        name,
+        ok: false,
+        expected,
+        actual: { args_hash: UNHASHABLE, canonical: null },
+        problem: 'the case has no "input"',
+      };
     }
     const actual = canonicalHash(input);
     const ok = actual.canonical === expected.canonical && actual.args_hash === expected.args_hash;
     const result: CaseResult = { name, ok, expected, actual };
-    if (!ok && expected.args_hash !== actual.args_hash) result.explanation = explainHash(input, expected.args_hash, nodeSha256Hex);
+    if (!ok && expected.args_hash !== actual.args_hash)
+      result.explanation = explainHash(input, expected.args_hash, nodeSha256Hex);
     else if (!ok) result.problem = 'the hash agrees but the canonical text does not';
     return result;
   });
@@ -111,7 +121,8 @@ export function checkPair(line: string, lineNumber: number): CaseResult {
     try {
       input = parseJson(raw).ast;
     } catch (error) {
-      if (error instanceof JsonSyntaxError) return broken(`"input_json" is not JSON: ${error.message}`, sent);
+      if (error instanceof JsonSyntaxError)
+        return broken(`"input_json" is not JSON: ${error.message}`, sent);
       throw error;
     }
   }
@@ -120,7 +131,12 @@ export function checkPair(line: string, lineNumber: number): CaseResult {
   const label = stringMember(pair, 'name');
   const actual = canonicalHash(input);
   const ok = sameHash(sent, actual.args_hash);
-  const result: CaseResult = { name: label === undefined ? name : `${name} (${label})`, ok, expected: { args_hash: sent }, actual };
+  const result: CaseResult = {
+    name: label === undefined ? name : `${name} (${label})`,
+    ok,
+    expected: { args_hash: sent },
+    actual,
+  };
   if (!ok) result.explanation = explainHash(input, sent, nodeSha256Hex);
   return result;
 }

@@ -51,7 +51,9 @@ export const command: Command = {
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      io.stderr.write(`mcpulse-devtools conformance: cannot read ${file}: ${(error as Error).message}\n`);
+      io.stderr.write(
+        `mcpulse-devtools conformance: cannot read ${file}: ${(error as Error).message}\n`,
+      );
       return 2;
     }
 
@@ -82,17 +84,23 @@ function formatResult(r: CaseResult): string {
   const lines = [`FAIL  ${r.name}`];
   if (r.problem) lines.push(`      ${r.problem}`);
   if (r.expected.canonical !== undefined && r.expected.canonical !== r.actual.canonical) {
-    lines.push(`      canonical expected ${r.expected.canonical}`, `      canonical actual   ${r.actual.canonical ?? '(unhashable)'}`);
+    lines.push(
+      `      canonical expected ${r.expected.canonical}`,
+      `      canonical actual   ${r.actual.canonical ?? '(unhashable)'}`,
+    );
   }
   if (r.explanation !== undefined || r.expected.canonical !== undefined) {
-    lines.push(`      args_hash sent ${r.expected.args_hash || '(none)'}, canonical ${r.actual.args_hash}`);
+    lines.push(
+      `      args_hash sent ${r.expected.args_hash || '(none)'}, canonical ${r.actual.args_hash}`,
+    );
   }
   const explanation = r.explanation;
   if (explanation) {
     lines.push(`      ${explanation.summary}`);
     const best = explanation.matches[0];
     if (best?.text != null) lines.push(`      it hashed: ${best.text}`);
-    for (const other of explanation.matches.slice(1)) lines.push(`      (also reproduced by ${other.label})`);
+    for (const other of explanation.matches.slice(1))
+      lines.push(`      (also reproduced by ${other.label})`);
   }
   return lines.join('\n') + '\n';
 }
@@ -103,11 +111,13 @@ function summary(results: CaseResult[]): string {
   // Which traps explain the failures, most frequent first: what a port should fix first.
   const tally = new Map<TrapId, number>();
   for (const r of failed) {
-    for (const hit of r.explanation?.matches[0]?.traps ?? []) tally.set(hit.trap, (tally.get(hit.trap) ?? 0) + 1);
+    for (const hit of r.explanation?.matches[0]?.traps ?? [])
+      tally.set(hit.trap, (tally.get(hit.trap) ?? 0) + 1);
   }
   if (tally.size > 0) {
     lines.push('traps behind the failures:');
-    for (const [trap, n] of [...tally].sort((a, b) => b[1] - a[1])) lines.push(`  ${String(n).padStart(5)}× ${trap}: ${TRAPS[trap]}`);
+    for (const [trap, n] of [...tally].sort((a, b) => b[1] - a[1]))
+      lines.push(`  ${String(n).padStart(5)}× ${trap}: ${TRAPS[trap]}`);
     lines.push('');
   }
   if (results.length === 0) lines.push('no cases found');

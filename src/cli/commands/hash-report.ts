@@ -2,7 +2,14 @@
  * What `hash` prints for one input: the `--json` object (the CLI contract) and the text a
  * person reads.
  */
-import { LANGUAGES, TRAPS, type Analysis, type Diagnostic, type Language, type Rendering } from '../../canonical/node.js';
+import {
+  LANGUAGES,
+  TRAPS,
+  type Analysis,
+  type Diagnostic,
+  type Language,
+  type Rendering,
+} from '../../canonical/node.js';
 
 const EVIDENCE_NOTE: Record<Rendering['evidence'], string> = {
   measured: '',
@@ -26,7 +33,12 @@ export function toReport(analysis: Analysis): HashReport {
     const { text, argsHash } = analysis.languages[language];
     languages[language] = { text, args_hash: argsHash };
   }
-  return { canonical: analysis.canonical, args_hash: analysis.argsHash, diagnostics: analysis.diagnostics, languages };
+  return {
+    canonical: analysis.canonical,
+    args_hash: analysis.argsHash,
+    diagnostics: analysis.diagnostics,
+    languages,
+  };
 }
 
 /** The report for a person: canonical form, hash, diagnostics, then each language. */
@@ -42,9 +54,12 @@ export function formatReport(analysis: Analysis): string {
     lines.push('diagnostics:');
     for (const d of analysis.diagnostics) {
       const where = d.path === '' ? 'top level' : d.path;
-      lines.push(`  ${d.severity.padEnd(7)} ${d.code} at ${where} (line ${d.line}, column ${d.column})`);
+      lines.push(
+        `  ${d.severity.padEnd(7)} ${d.code} at ${where} (line ${d.line}, column ${d.column})`,
+      );
       lines.push(`          ${d.message}`);
-      for (const { sdk, effect } of d.affects) lines.push(`          ${(sdk + ':').padEnd(8)}${effect}`);
+      for (const { sdk, effect } of d.affects)
+        lines.push(`          ${(sdk + ':').padEnd(8)}${effect}`);
       if (d.more) lines.push(`          … and ${d.more} more like this`);
     }
   }
@@ -53,7 +68,11 @@ export function formatReport(analysis: Analysis): string {
   for (const language of LANGUAGES) {
     const r = analysis.languages[language];
     const verdict =
-      r.text === null ? `cannot hash: ${r.failure ?? 'fails'}` : r.text === analysis.canonical ? 'same as canonical' : 'differs';
+      r.text === null
+        ? `cannot hash: ${r.failure ?? 'fails'}`
+        : r.text === analysis.canonical
+          ? 'same as canonical'
+          : 'differs';
     lines.push(`  ${language.padEnd(7)} ${r.argsHash}  ${verdict}${EVIDENCE_NOTE[r.evidence]}`);
     if (r.text !== null && r.text !== analysis.canonical) {
       lines.push(`          ${r.text}`);

@@ -28,7 +28,11 @@ export const command: Command = {
       parsed = parseArgs({
         args: argv,
         allowPositionals: true,
-        options: { json: { type: 'boolean' }, jsonl: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+        options: {
+          json: { type: 'boolean' },
+          jsonl: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
       });
     } catch (error) {
       throw new UsageError(`${(error as Error).message}\n${USAGE}`);
@@ -40,13 +44,15 @@ export const command: Command = {
     }
     if (values.json && values.jsonl) throw new UsageError('--json and --jsonl are exclusive');
     if (values.jsonl) {
-      if (positionals.length > 0) throw new UsageError('--jsonl reads stdin; it takes no JSON argument');
+      if (positionals.length > 0)
+        throw new UsageError('--jsonl reads stdin; it takes no JSON argument');
       return hashLines(io);
     }
 
     let text: string;
     if (positionals.length > 0) text = positionals.join(' ');
-    else if ((io.stdin as { isTTY?: boolean }).isTTY) throw new UsageError(`give JSON as an argument or on stdin\n${USAGE}`);
+    else if ((io.stdin as { isTTY?: boolean }).isTTY)
+      throw new UsageError(`give JSON as an argument or on stdin\n${USAGE}`);
     else text = await readAll(io.stdin);
 
     let analysis;
@@ -54,11 +60,14 @@ export const command: Command = {
       analysis = analyze(text, nodeSha256Hex);
     } catch (error) {
       if (!(error instanceof JsonSyntaxError)) throw error;
-      if (values.json) io.stdout.write(JSON.stringify({ error: `not JSON: ${error.message}` }) + '\n');
+      if (values.json)
+        io.stdout.write(JSON.stringify({ error: `not JSON: ${error.message}` }) + '\n');
       else io.stderr.write(`mcpulse-devtools hash: not JSON: ${error.message}\n`);
       return 1;
     }
-    io.stdout.write(values.json ? JSON.stringify(toReport(analysis)) + '\n' : formatReport(analysis));
+    io.stdout.write(
+      values.json ? JSON.stringify(toReport(analysis)) + '\n' : formatReport(analysis),
+    );
     return 0;
   },
 };
@@ -71,7 +80,8 @@ async function hashLines(io: CliIO): Promise<number> {
     if (out === '') return;
     const chunk = out;
     out = '';
-    if (!io.stdout.write(chunk)) await new Promise<void>((resolve) => io.stdout.once('drain', resolve));
+    if (!io.stdout.write(chunk))
+      await new Promise<void>((resolve) => io.stdout.once('drain', resolve));
   };
   const handle = (line: string) => {
     out += JSON.stringify(hashLine(line.endsWith('\r') ? line.slice(0, -1) : line)) + '\n';

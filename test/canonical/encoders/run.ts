@@ -17,8 +17,13 @@ export type Runtime = { ok: true; version: string } | { ok: false; reason: strin
 /** Whether `command` runs, with its version line (some runtimes print it to stderr). */
 export function probe(command: string, args: string[]): Runtime {
   const result = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 });
-  if (result.error) return { ok: false, reason: `${command} not found (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})` };
-  if (result.status !== 0) return { ok: false, reason: `${command} ${args.join(' ')} exited ${result.status}` };
+  if (result.error)
+    return {
+      ok: false,
+      reason: `${command} not found (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})`,
+    };
+  if (result.status !== 0)
+    return { ok: false, reason: `${command} ${args.join(' ')} exited ${result.status}` };
   const version = `${result.stdout}\n${result.stderr}`.trim().split('\n')[0] ?? '';
   return { ok: true, version };
 }
@@ -48,11 +53,14 @@ export function runBatch(command: string, args: string[], lines: string[]): stri
     env: env(),
   });
   if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   const out = result.stdout.split('\n');
   out.pop(); // the final newline
   if (out.length !== lines.length) {
-    throw new Error(`${command}: ${out.length} output lines for ${lines.length} inputs\n${result.stderr}`);
+    throw new Error(
+      `${command}: ${out.length} output lines for ${lines.length} inputs\n${result.stderr}`,
+    );
   }
   return out.map((line) => line.split('\t'));
 }
