@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import type { Call } from './core-types';
 
-const FLUSH_MS = 300;
+const FLUSH_MS = 400;
 /** The live feed keeps this many recent calls; older ones are on the Calls page. */
 const FEED_SIZE = 200;
 
@@ -130,4 +130,19 @@ export function useLive(): LiveSnapshot {
 /** Only the version: for data hooks that refetch on new data. */
 export function useLiveVersion(): number {
   return useSyncExternalStore(hub.subscribe, () => hub.get().version);
+}
+
+/**
+ * Calls `onBump` after each flush that carried data, without re-rendering anything: data hooks
+ * use this so a live bump costs a fetch, and a render only when the answer changed.
+ */
+export function onLiveBump(onBump: () => void): () => void {
+  let version = hub.get().version;
+  return hub.subscribe(() => {
+    const next = hub.get().version;
+    if (next !== version) {
+      version = next;
+      onBump();
+    }
+  });
 }

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError, getJson } from '../api/http';
-import { useLiveVersion } from '../api/live';
+import { onLiveBump } from '../api/live';
 
 export const PAGE_SIZE = 500;
 const LIVE_GAP_MS = 1000;
@@ -42,8 +42,6 @@ export function usePagedList<T, R>(
   const inflight = useRef(new Set<string>());
   const visible = useRef<[number, number]>([0, 0]);
   const lastLive = useRef(0);
-  const version = useLiveVersion();
-  const firstVersion = useRef(version);
   const rowsOfRef = useRef(rowsOf);
   rowsOfRef.current = rowsOf;
 
@@ -76,9 +74,8 @@ export function usePagedList<T, R>(
 
   // Live: refresh the pages on screen (dropping the others, now stale).
   useEffect(() => {
-    if (version === firstVersion.current) return;
-    const wait = Math.max(0, LIVE_GAP_MS - (Date.now() - lastLive.current));
-    const timer = setTimeout(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = (): void => {
       lastLive.current = Date.now();
       const [a, b] = visible.current;
       const first = Math.floor(a / PAGE_SIZE);
@@ -89,9 +86,20 @@ export function usePagedList<T, R>(
         return { ...s, pages };
       });
       for (let p = first; p <= last; p++) fetchPage(base, p);
-    }, wait);
-    return () => clearTimeout(timer);
-  }, [version, base, fetchPage]);
+    };
+    const unsubscribe = onLiveBump(() => {
+      if (timer) return;
+      const wait = Math.max(0, LIVE_GAP_MS - (Date.now() - lastLive.current));
+      timer = setTimeout(() => {
+        timer = undefined;
+        refresh();
+      }, wait);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [base, fetchPage]);
 
   const ensure = useCallback(
     (first: number, last: number) => {

@@ -4,9 +4,9 @@
  * while one is in flight, further live bumps collapse into a single follow-up, so a flood of
  * events costs this view at most a request or two per second.
  */
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { describeError, getJson } from '../api/http';
-import { useLiveVersion } from '../api/live';
+import { onLiveBump } from '../api/live';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -15,7 +15,7 @@ export interface Resource<T> {
 }
 
 /** Minimum gap between two live-triggered refetches of the same view. */
-const LIVE_MIN_GAP_MS = 700;
+const LIVE_MIN_GAP_MS = 1000;
 
 interface Control {
   path: string | null;
@@ -25,12 +25,13 @@ interface Control {
   queued: boolean;
   last: number;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last applied answer, serialized, to skip identical refetches. */
+  lastText?: string;
   /** Set by the path effect; the live effect calls it. */
   schedule?: () => void;
 }
 
 export function useResource<T>(path: string | null, { live = true } = {}): Resource<T> {
-  const version = useLiveVersion();
   const [state, setState] = useState<Resource<T>>({
     data: undefined,
     error: undefined,
@@ -45,7 +46,6 @@ export function useResource<T>(path: string | null, { live = true } = {}): Resou
     last: 0,
     timer: undefined,
   });
-  const firstVersion = useRef(version);
 
   useEffect(() => {
     const c = ctl.current;
@@ -58,7 +58,17 @@ export function useResource<T>(path: string | null, { live = true } = {}): Resou
         .then((data) => {
           if (!fresh()) return;
           c.applied = seq;
-          setState({ data, error: undefined, loading: false });
+          const text = JSON.stringify(data);
+          // An identical answer (common on live refetches) keeps the old object: no re-render.
+          if (text === c.lastText) {
+            setState((s) =>
+              s.error || s.loading ? { ...s, error: undefined, loading: false } : s,
+            );
+            return;
+          }
+          c.lastText = text;
+          // Fresh data renders as a transition, so a burst of live updates never blocks input.
+          startTransition(() => setState({ data, error: undefined, loading: false }));
         })
         .catch((error: unknown) => {
           if (!fresh()) return;
@@ -106,9 +116,9 @@ export function useResource<T>(path: string | null, { live = true } = {}): Resou
   }, [path]);
 
   useEffect(() => {
-    if (!live || version === firstVersion.current) return;
-    ctl.current.schedule?.();
-  }, [live, version]);
+    if (!live) return;
+    return onLiveBump(() => ctl.current.schedule?.());
+  }, [live]);
 
   return state;
 }

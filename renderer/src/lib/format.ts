@@ -77,3 +77,7 @@ export function fmtAgo(ms: number, now = Date.now()): string {
 export function shortSession(id: string): string {
   return id.length > 16 ? `${id.slice(0, 15)}…` : id;
 }
+
+/** `1 item`, `3 items`: the count and the noun, singular or plural. */
+export const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${fmtInt(n)} ${n === 1 ? one : many}`;

@@ -12,7 +12,7 @@ import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
 import { useResource } from '../../hooks/useResource';
-import { fmtAgo, fmtDateTime, fmtInt, fmtUnits } from '../../lib/format';
+import { fmtAgo, fmtDateTime, fmtInt, fmtUnits, plural } from '../../lib/format';
 import './ingest.css';
 
 export function IngestPage() {
@@ -43,8 +43,8 @@ export function IngestPage() {
       <div className="page-head">
         <h1>Ingest log</h1>
         <span className="sub" data-testid="ingest-summary">
-          {fmtInt(rows.length)} requests · {fmtInt(totals.accepted)} items stored ·{' '}
-          {fmtInt(totals.rejected)} items rejected · {fmtInt(totals.refused)} requests refused
+          {plural(rows.length, 'request')} · {plural(totals.accepted, 'item')} stored ·{' '}
+          {plural(totals.rejected, 'item')} rejected · {plural(totals.refused, 'request')} refused
         </span>
       </div>
       {batches.error && <StaleBanner message={batches.error} />}
