@@ -278,7 +278,9 @@ function time(fn: () => unknown): number {
   return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 }
 
-const session = `s_${Math.min(1234, SESSIONS - 1).toString(16).padStart(12, "0")}`;
+const session = `s_${Math.min(1234, SESSIONS - 1)
+  .toString(16)
+  .padStart(12, '0')}`;
 const lastDay = new Date(
   START + SPAN_DAYS * 86_400_000 - 86_400_000 + 3_600_000 * 7.5,
 ).toISOString();
@@ -364,7 +366,10 @@ console.log(`median of ${RUNS} runs after a warm-up; target: < 250 ms and â‰¤ 3Ã
 console.log('| query | ms | bare GROUP BY ms | ratio | within target |');
 console.log('| --- | ---: | ---: | ---: | :---: |');
 for (const r of rows) console.log(r);
-if (process.argv.includes("--keep")) { console.log(store.path); process.exit(0); }
+if (process.argv.includes('--keep')) {
+  console.log(store.path);
+  process.exit(0);
+}
 store.close();
 rmSync(dir, { recursive: true, force: true });
 if (failed) process.exitCode = 1;

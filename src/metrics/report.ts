@@ -26,7 +26,6 @@ import { computeInsights, type Insight } from './insights.js';
 import {
   histogramOf,
   latencyBucketIndex,
-  mergeHistograms,
   p95Label,
   percentiles,
   type LatencyBuckets,
@@ -431,9 +430,7 @@ export function sessionCallViews(calls: readonly FactCall[]): CallView[] {
     if (prev) nextGap.set(prev.id, c.started_ms - prev.started_ms);
     lastByTool.set(c.tool_name, c);
   }
-  return calls.map((c) =>
-    callView(c, c.link === LINK.none ? (nextGap.get(c.id) ?? null) : (nextGap.get(c.id) ?? null)),
-  );
+  return calls.map((c) => callView(c, nextGap.get(c.id) ?? null));
 }
 
 /** A chain with its calls' views. */

@@ -95,14 +95,26 @@ beforeAll(() => {
       `SELECT id, project_id, session_id, client_name, tool_name, started_ms, duration_ms, outcome,
               is_empty, response_bytes, args_hash FROM calls`,
     )
-    .all() as Record<string, never>[];
+    .all() as {
+    id: number;
+    project_id: number;
+    session_id: string;
+    client_name: string;
+    tool_name: string;
+    started_ms: number;
+    duration_ms: number;
+    outcome: string;
+    is_empty: number;
+    response_bytes: number;
+    args_hash: string;
+  }[];
   const bySession = new Map<string, typeof rows>();
   for (const r of rows) {
     const k = `${r.project_id}/${r.session_id}`;
     bySession.set(k, [...(bySession.get(k) ?? []), r]);
   }
   for (const list of bySession.values()) {
-    const facts = deriveSession(list as never);
+    const facts = deriveSession(list);
     for (const r of list) {
       calls.push({
         id: r.id,

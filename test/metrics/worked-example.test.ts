@@ -2,6 +2,13 @@
  * wire-format §4's worked example, through the real ingest path and `/api/summary`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  CallView,
+  ChainView,
+  Insight,
+  Summary,
+  ToolSummary,
+} from '../../src/metrics/report.js';
 import { startHarness, type Harness } from './server.js';
 
 let h: Harness;
@@ -13,14 +20,14 @@ afterAll(() => h.close());
 
 describe('worked example: captures/ts-sdk-exercise.json', () => {
   it('gives exactly the stated numbers on /api/summary', async () => {
-    const s = await h.get<any>('/api/summary');
+    const s = await h.get<Summary>('/api/summary');
     expect(s.calls).toBe(7);
     expect(s.sessions).toBe(1);
     expect(s.outcomes).toEqual({ ok: 3, empty: 1, bad_args: 1, tool_error: 1, crashed: 1 });
     expect(s.retries).toBe(2);
     expect(s.retry_chains).toBe(1);
     expect(s.first_call_success).toEqual({ rate: 2 / 7, successes: 2, calls: 7 });
-    expect(s.first_call_success.rate.toFixed(3)).toBe('0.286');
+    expect(s.first_call_success.rate?.toFixed(3)).toBe('0.286');
     expect(s.latency.buckets).toEqual({ under_100: 6, under_500: 0, under_2000: 0, over_2000: 1 });
     expect(s.latency.p50_ms).toBe(1);
     expect(s.latency.p95_ms).toBe(3004);
@@ -29,14 +36,16 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
     expect(s.registered_tools).toBe(6);
     expect(s.schema_bytes).toBe(1798);
     expect(s.tools).toHaveLength(6);
-    const byName = Object.fromEntries(s.tools.map((t: any) => [t.name, t]));
+    const byName = Object.fromEntries(s.tools.map((t: ToolSummary) => [t.name, t]));
     expect(byName.dead_tool).toMatchObject({
       registered: true,
       calls: 0,
       dead: true,
       schema_bytes: 356,
     });
-    expect(s.tools.filter((t: any) => t.dead).map((t: any) => t.name)).toEqual(['dead_tool']);
+    expect(s.tools.filter((t: ToolSummary) => t.dead).map((t: ToolSummary) => t.name)).toEqual([
+      'dead_tool',
+    ]);
     expect(byName.fast_tool).toMatchObject({
       registered: true,
       schema_bytes: 333,
@@ -66,25 +75,31 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
   });
 
   it('shows the fast_tool retry chain: 3 calls, 2 retries, resolved', async () => {
-    const c = await h.get<any>('/api/chains');
+    const c = await h.get<{ total: number; resolved: number; chains: ChainView[] }>('/api/chains');
     expect(c.total).toBe(1);
     expect(c.resolved).toBe(1);
-    const [chain] = c.chains;
+    const chain = c.chains[0]!;
     expect(chain).toMatchObject({ tool: 'fast_tool', call_count: 3, retries: 2, resolved: true });
-    expect(chain.calls.map((x: any) => [x.started_at.slice(17), x.args_hash.slice(0, 4)])).toEqual([
+    expect(
+      chain.calls.map((x: CallView) => [x.started_at.slice(17), x.args_hash.slice(0, 4)]),
+    ).toEqual([
       ['43.544Z', 'f079'],
       ['43.565Z', 'c9af'],
       ['46.577Z', 'f7e7'],
     ]);
-    expect(chain.links.map((l: any) => l.kind)).toEqual(['retry', 'retry']);
+    expect(chain.links.map((l: ChainView['links'][number]) => l.kind)).toEqual(['retry', 'retry']);
   });
 
   it('marks each call of the session with its reason', async () => {
-    const d = await h.get<any>('/api/sessions/s_e4cc6a39269d');
+    const d = await h.get<{ session: Record<string, unknown>; calls: CallView[] }>(
+      '/api/sessions/s_e4cc6a39269d',
+    );
     expect(d.session).toMatchObject({ calls: 7, retries: 2, retry_chains: 1, schema_bytes: 1798 });
-    const fcs = d.calls.filter((c: any) => c.first_call_success).map((c: any) => c.tool_name);
+    const fcs = d.calls
+      .filter((c: CallView) => c.first_call_success)
+      .map((c: CallView) => c.tool_name);
     expect(fcs).toEqual(['slow_tool', 'fast_tool']);
-    const first = d.calls[0];
+    const first = d.calls[0]!;
     expect(first).toMatchObject({
       tool_name: 'fast_tool',
       retried: true,
@@ -96,7 +111,7 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
   });
 
   it('counts one call of 2 s or more, and an insight-free view under 20 calls (dead tool only)', async () => {
-    const i = await h.get<any>('/api/insights');
-    expect(i.insights.map((x: any) => [x.kind, x.tool])).toEqual([['dead_tool', 'dead_tool']]);
+    const i = await h.get<{ insights: Insight[] }>('/api/insights');
+    expect(i.insights.map((x) => [x.kind, x.tool])).toEqual([['dead_tool', 'dead_tool']]);
   });
 });

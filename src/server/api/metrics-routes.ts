@@ -117,7 +117,7 @@ function sessionView(r: SessionRow, usdPerMillion: number) {
   return {
     id: r.session_id,
     project_id: r.project_id,
-    clients: r.clients.split(',').filter((c, i, a) => a.indexOf(c) === i),
+    clients: r.clients,
     first_seen: iso(r.first_ms),
     last_seen: iso(r.last_ms),
     first_seen_ms: r.first_ms,
@@ -612,16 +612,12 @@ export const metricsRoutes: RouteMap = {
   'GET /api/metrics/calls': ({ store, filter, query }) => {
     const m = metricsOf(store);
     const limit = limitOf(query, 100, 1000);
-    const beforeId = intParam(query, 'before');
     const cursor = query.get('cursor');
     let before: { ms: number; id: number } | undefined;
     if (cursor) {
-      const [ms, id] = cursor.split(':').map(Number);
-      if (!Number.isInteger(ms) || !Number.isInteger(id))
-        throw new ApiError(400, 'cursor: expected <started_ms>:<id> from next_cursor');
-      before = { ms: ms!, id: id! };
-    } else if (beforeId !== undefined) {
-      throw new ApiError(400, 'use cursor=<started_ms>:<id> (from next_cursor) to page');
+      const m2 = /^(-?\d+):(\d+)$/.exec(cursor);
+      if (!m2) throw new ApiError(400, 'cursor: expected the next_cursor of the previous page');
+      before = { ms: Number(m2[1]), id: Number(m2[2]) };
     }
     const rows = m.calls(filter, callConditions(query), { limit, before });
     const last = rows.at(-1);

@@ -113,7 +113,7 @@ export interface FactRow {
 export interface SessionRow {
   project_id: number;
   session_id: string;
-  clients: string;
+  clients: string[];
   first_ms: number;
   last_ms: number;
   last_end_ms: number;
@@ -750,29 +750,31 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
         f.session === undefined;
       const inList = projects.join(', ');
       const params: Params = {};
-      let source: string;
+      // Per (session, client) rows from the rollup or from the matching calls; then one row
+      // per session with its clients joined by U+001F (client names may hold commas).
+      let perClient: string;
       if (plain) {
         const parts = [`project_id IN (${inList})`, 'calls > 0'];
         if (f.client !== undefined) {
           parts.push('client_name = @client');
           params.client = f.client;
         }
-        source = `SELECT project_id, session_id, group_concat(client_name, char(31)) AS clients,
-            min(first_ms) AS first_ms, max(last_ms) AS last_ms, max(last_end_ms) AS last_end_ms, sum(calls) AS calls,
-            sum(ok) AS ok, sum(empty) AS empty, sum(bad_args) AS bad_args, sum(tool_error) AS tool_error,
-            sum(crashed) AS crashed, sum(fcs) AS fcs, sum(retries) AS retries, sum(repeats) AS repeats,
-            sum(unknown_links) AS unknown_links, sum(chains) AS chains, sum(units) AS units,
-            sum(duration) AS duration, sum(slow) AS slow
-          FROM metrics_sessions WHERE ${parts.join(' AND ')} GROUP BY project_id, session_id`;
+        perClient = `SELECT * FROM metrics_sessions WHERE ${parts.join(' AND ')}`;
       } else {
         const { projectId: _p, ...rest } = f;
         const w = conditions(rest, RAW);
         const sqlWhere = w.sql.replace('project_id = @projectId', `project_id IN (${inList})`);
         Object.assign(params, w.params);
-        source = `SELECT project_id, session_id, group_concat(DISTINCT client_name) AS clients,
-            ${SESSION_AGG_COLUMNS(OC_SQL(), HEAD_SQL())}
-          FROM calls WHERE ${sqlWhere} GROUP BY project_id, session_id`;
+        perClient = `SELECT project_id, session_id, client_name, ${SESSION_AGG_COLUMNS(OC_SQL(), HEAD_SQL())}
+          FROM calls WHERE ${sqlWhere} GROUP BY project_id, session_id, client_name`;
       }
+      const source = `SELECT project_id, session_id, group_concat(client_name, char(31)) AS clients,
+            min(first_ms) AS first_ms, max(last_ms) AS last_ms, max(last_end_ms) AS last_end_ms,
+            sum(calls) AS calls, sum(ok) AS ok, sum(empty) AS empty, sum(bad_args) AS bad_args,
+            sum(tool_error) AS tool_error, sum(crashed) AS crashed, sum(fcs) AS fcs,
+            sum(retries) AS retries, sum(repeats) AS repeats, sum(unknown_links) AS unknown_links,
+            sum(chains) AS chains, sum(units) AS units, sum(duration) AS duration, sum(slow) AS slow
+          FROM (${perClient}) GROUP BY project_id, session_id`;
       const search = opts.q?.trim();
       let having = '';
       if (search) {
@@ -787,7 +789,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       const sql = `WITH s AS (${source}), v AS (SELECT s.*${schemaCol} FROM s ${having})
         SELECT *, count(*) OVER () AS total FROM v
         ORDER BY ${SESSION_SORT_SQL[opts.sort]} ${dir}, session_id ${dir} LIMIT @limit OFFSET @offset`;
-      const rows = all<SessionRow & { total: number }>(sql, {
+      const rows = all<Omit<SessionRow, 'clients'> & { clients: string; total: number }>(sql, {
         ...params,
         limit: opts.limit,
         offset: opts.offset,
@@ -805,7 +807,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
         total,
         rows: rows.map(({ total: _t, ...r }) => ({
           ...r,
-          clients: r.clients.replaceAll('\u001f', ','),
+          clients: r.clients.split('\u001f').sort(),
           schema_bytes: needsSchema
             ? r.schema_bytes
             : ((schema.get({ p: r.project_id, s: r.session_id }) as number | null) ?? null),
