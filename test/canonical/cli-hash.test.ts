@@ -1,58 +1,12 @@
 /**
- * `mcpulse-devtools hash` and `conformance`: in-process through `main(argv, io)` for the many
- * small cases, and through real child processes for stdin, exit codes and 100,000 lines.
+ * `mcpulse-devtools hash`: in-process through `main(argv, io)` for the many small cases, and
+ * through real child processes for stdin, exit codes and 100,000 lines of --jsonl.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { CliIO } from '../../src/cli/io.js';
-import { argsHash, LANGUAGES, parseJson, render, variant } from '../../src/canonical/node.js';
+import { argsHash, LANGUAGES } from '../../src/canonical/node.js';
+import { ROOT, run, spawnCli } from './cli-helpers.js';
 import { FIXTURE_TEXT } from './corpus.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'mcpulse-canonical-cli-'));
-
-/** Runs the CLI in this process; stdin is `input` (or a TTY-like empty stream when undefined). */
-async function run(
-  argv: string[],
-  input?: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const collect = () => {
-    const stream = new PassThrough();
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    return { stream, text: () => text };
-  };
-  const stdout = collect();
-  const stderr = collect();
-  const stdin =
-    input === undefined
-      ? Object.assign(Readable.from([]), { isTTY: true })
-      : Readable.from([Buffer.from(input, 'utf8')]);
-  const io: CliIO = { stdout: stdout.stream, stderr: stderr.stream, stdin, env: {} };
-  const code = await main(argv, io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
-
-/** Runs the CLI as a real process: `node --import tsx src/cli/main.ts …`. */
-function spawnCli(
-  argv: string[],
-  input = '',
-): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], {
-    cwd: ROOT,
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-    timeout: 120_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('hash', () => {
   it('prints the canonical form, the hash, diagnostics and every language', async () => {
@@ -219,110 +173,4 @@ describe('hash', () => {
       `hash --jsonl: ${count} lines in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} lines/s)`,
     );
   }, 180_000);
-});
-
-describe('conformance', () => {
-  it('passes the shared fixture file, case by case', async () => {
-    const { code, stdout } = await run(['conformance', path.join(ROOT, 'fixtures/canonical.json')]);
-    expect(code).toBe(0);
-    expect(stdout).toContain('ok    keys sort by utf-16 code units\n');
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('23 passed, 0 failed');
-  });
-
-  it('fails a fixture file with a wrong hash, and says which encoder wrote it', async () => {
-    const file = JSON.parse(FIXTURE_TEXT) as {
-      fixtures: { name: string; input: unknown; args_hash: string }[];
-    };
-    const python = variant('python')!;
-    const broken = file.fixtures.find((f) => f.name === 'non-ascii is never escaped')!;
-    broken.args_hash = render(python, parseJson(JSON.stringify(broken.input)).ast).argsHash;
-    const target = path.join(tmp, 'python-fixtures.json');
-    writeFileSync(target, JSON.stringify(file));
-    const { code, stdout } = await run(['conformance', target]);
-    expect(code).toBe(1);
-    expect(stdout).toContain('FAIL  non-ascii is never escaped');
-    expect(stdout).toContain('this is what Python json.dumps');
-    expect(stdout).toContain('22 passed, 1 failed');
-  });
-
-  it('grades another SDK’s {input,args_hash} JSONL and names the traps behind the mismatches', async () => {
-    const inputs = ['{"s":"café"}', '{"b":1,"a":2}', '{"n":1.0}', '{"x":"a<b"}', '{"t":true}'];
-    const ruby = variant('ruby')!;
-    const lines = inputs.map((json, i) =>
-      JSON.stringify({
-        name: `case ${i}`,
-        input_json: json,
-        args_hash: render(ruby, parseJson(json).ast).argsHash,
-      }),
-    );
-    const target = path.join(tmp, 'ruby-pairs.jsonl');
-    writeFileSync(target, lines.join('\n') + '\nnot json\n');
-    const { code, stdout } = await run(['conformance', target]);
-    expect(code).toBe(1);
-    expect(stdout).toContain('ok    line 1 (case 0)');
-    expect(stdout).toContain('FAIL  line 2 (case 1)');
-    expect(stdout).toMatch(
-      /this is what Ruby JSON\.generate\(JSON\.parse\(args\)\) \(keys in insertion order\) gives: it keeps keys in the order they arrived/,
-    );
-    expect(stdout).toContain('FAIL  line 6\n      not JSON');
-    expect(stdout).toContain('1× key-order-insertion');
-    expect(stdout).toContain('1× integral-float-fraction');
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('3 passed, 3 failed');
-
-    const json = await run(['conformance', '--json', target]);
-    const results = json.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(results.at(-1)).toEqual({ passed: 3, failed: 3 });
-    expect(results[1]).toMatchObject({
-      name: 'line 2 (case 1)',
-      ok: false,
-      expected: { args_hash: expect.any(String) },
-    });
-  });
-
-  it('grades hashes a real Python port produced', async () => {
-    const python = spawnSync('python3', ['--version']);
-    if (python.error) {
-      if (process.env.CI) throw new Error('python3 missing: CI must install it');
-      console.warn('skipped: python3 not found');
-      return;
-    }
-    const script = [
-      'import hashlib, json, sys',
-      'for line in sys.stdin:',
-      '    args = json.loads(line)',
-      '    text = json.dumps(args, sort_keys=True, separators=(",", ":"))',
-      '    print(json.dumps({"input_json": line.strip(), "args_hash": hashlib.sha256(text.encode()).hexdigest()[:12]}))',
-    ].join('\n');
-    const inputs = [
-      '{"query":"revenue","limit":25}',
-      '{"city":"Zürich"}',
-      '{"ratio":2.0}',
-      '{"\\ufffd":1,"🚀":2}',
-    ];
-    const produced = spawnSync('python3', ['-c', script], {
-      input: inputs.join('\n') + '\n',
-      encoding: 'utf8',
-    });
-    const target = path.join(tmp, 'python-port.jsonl');
-    writeFileSync(target, produced.stdout);
-    const { code, stdout } = await run(['conformance', target]);
-    expect(code).toBe(1);
-    expect(stdout).toContain('ok    line 1');
-    expect(stdout).toMatch(/FAIL {2}line 2\n.*\n {6}this is what Python json\.dumps.*ü → \\u00fc/);
-    expect(stdout).toContain('integral-float-fraction');
-    expect(stdout).toContain('key-order-code-point');
-  });
-
-  it('refuses a missing file or no file', async () => {
-    expect((await run(['conformance'])).code).toBe(2);
-    const missing = await run(['conformance', path.join(tmp, 'nope.json')]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read/);
-    expect((await run(['conformance', '--help'])).stdout).toMatch(
-      /^usage: mcpulse-devtools conformance FILE/,
-    );
-  });
 });
