@@ -22,6 +22,8 @@ export default defineConfig({
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,
+      minify: true,
+      chunkSizeWarningLimit: 1500,
       rollupOptions: { input: resolve(import.meta.dirname, 'renderer/index.html') },
     },
   },
