@@ -27,7 +27,14 @@
 import type Database from 'better-sqlite3';
 import { RETRY_WINDOW_MS, SLOW_CALL_MS } from '../metrics/constants.js';
 import type { Store } from './index.js';
-import { DAY_SQL, HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from './metrics/sql.js';
+import {
+  ALL_TIME,
+  DAY_SQL,
+  DERIVED_TABLES,
+  FINE_BUCKET_SQL,
+  HEAD_SQL,
+  OC_SQL,
+} from './metrics/sql.js';
 
 /** The retention setting, as stored (JSON) and served by the API. */
 export interface RetentionSettings {
@@ -168,11 +175,124 @@ interface SessionHeadRow {
 }
 
 /**
+ * One rollup table as the metrics engine fills it (src/store/metrics/sql.ts `rebuildSql`):
+ * key columns and summed columns as expressions over `calls`, one grouped SELECT per variant
+ * (the daily rows and their all-time twins), `count` the column that reaches 0 when a key has
+ * no calls left.
+ */
+interface RollupSpec {
+  table: string;
+  keys: [column: string, expr: string][];
+  sums: [column: string, expr: string][];
+  count: string;
+  where?: string;
+  /** Key expressions overridden per variant, e.g. `{ day_ms: ALL_TIME }`. */
+  variants: Record<string, string>[];
+}
+
+const DAY = DAY_SQL('started_ms');
+const BOTH_DAYS = [{ day_ms: DAY }, { day_ms: String(ALL_TIME) }];
+
+/** The engine's rollups, mirrored key for key from `rebuildSql` (kept honest by a test). */
+const ROLLUPS: RollupSpec[] = [
+  {
+    table: 'metrics_daily',
+    keys: [
+      ['project_id', 'project_id'],
+      ['day_ms', DAY],
+      ['tool_name', 'tool_name'],
+      ['client_name', 'client_name'],
+      ['oc', OC_SQL()],
+      ['link', 'link'],
+      ['head', HEAD_SQL()],
+    ],
+    sums: [
+      ['calls', 'count(*)'],
+      ['units', 'sum(response_bytes)'],
+      ['duration', 'sum(duration_ms)'],
+      ['l0', 'sum(duration_ms < 100)'],
+      ['l1', 'sum(duration_ms >= 100 AND duration_ms < 500)'],
+      ['l2', `sum(duration_ms >= 500 AND duration_ms < ${SLOW_CALL_MS})`],
+      ['l3', `sum(duration_ms >= ${SLOW_CALL_MS})`],
+    ],
+    count: 'calls',
+    variants: BOTH_DAYS,
+  },
+  {
+    table: 'metrics_pairs',
+    keys: [
+      ['project_id', 'project_id'],
+      ['day_ms', DAY],
+      ['client_name', 'client_name'],
+      ['from_tool', 'prev_tool'],
+      ['to_tool', 'tool_name'],
+    ],
+    sums: [['n', 'count(*)']],
+    count: 'n',
+    where: 'prev_tool IS NOT NULL AND prev_tool <> tool_name',
+    variants: BOTH_DAYS,
+  },
+  {
+    table: 'metrics_sizes',
+    keys: [
+      ['project_id', 'project_id'],
+      ['day_ms', DAY],
+      ['tool_name', 'tool_name'],
+      ['client_name', 'client_name'],
+      ['bucket', 'size_bucket'],
+    ],
+    sums: [
+      ['n', 'count(*)'],
+      ['units', 'sum(response_bytes)'],
+    ],
+    count: 'n',
+    variants: BOTH_DAYS,
+  },
+  {
+    table: 'metrics_durations',
+    keys: [
+      ['project_id', 'project_id'],
+      ['day_ms', DAY],
+      ['duration_ms', 'duration_ms'],
+    ],
+    sums: [['n', 'count(*)']],
+    count: 'n',
+    variants: BOTH_DAYS,
+  },
+  {
+    table: 'metrics_latency',
+    keys: [
+      ['project_id', 'project_id'],
+      ['day_ms', DAY],
+      ['tool_name', 'tool_name'],
+      ['bucket', FINE_BUCKET_SQL('duration_ms')],
+    ],
+    sums: [['n', 'count(*)']],
+    count: 'n',
+    variants: [
+      { tool_name: "''" },
+      { day_ms: String(ALL_TIME) },
+      { day_ms: String(ALL_TIME), tool_name: "''" },
+    ],
+  },
+];
+
+/** Derived tables handled outside {@link ROLLUPS}: sessions, chains, and the startup totals. */
+const HANDLED = new Set([
+  ...ROLLUPS.map((r) => r.table),
+  'metrics_sessions',
+  'metrics_chains',
+  'metrics_dirty',
+  'metrics_startup_totals', // follows a deleted startup by foreign-key cascade
+]);
+
+/**
  * Keeps the metrics engine's rollups exact when whole runs of calls are deleted, instead of
  * letting its deletion trigger mark the project for a full rebuild (seconds per million calls,
- * paid by the next ingest request). Works only against the schema it knows: if any derived
- * table it does not know exists, it does nothing and the engine's rebuild stays the fallback.
- * test/reliability/retention.test.ts checks the result equals a rebuild from scratch.
+ * paid by the next ingest request). It mirrors the rollups as of this writing; if the engine
+ * has a derived table or column it does not know, it returns null and the engine's rebuild
+ * stays the (correct, slower) path. test/reliability/retention.test.ts checks the result
+ * equals a rebuild from scratch. Better owned by the metrics engine itself, one day.
  */
 export function createDerivedAdjuster(db: Database.Database): {
   /** Adjusts for the calls listed in `temp.retention_doomed`, before they are deleted. */
@@ -180,15 +300,6 @@ export function createDerivedAdjuster(db: Database.Database): {
   /** Fixes the first remaining call of each trimmed session and clears the dirty marks. */
   afterDelete(projects: Set<number>, trimmed: { projectId: number; sessionId: string }[]): void;
 } | null {
-  const KNOWN = [
-    'metrics_daily',
-    'metrics_sessions',
-    'metrics_pairs',
-    'metrics_sizes',
-    'metrics_dirty',
-  ];
-  // Derived from startups, not calls: follows a deleted startup by foreign-key cascade.
-  const NOT_FROM_CALLS = ['metrics_startup_totals'];
   const tables = db
     .prepare<[], { name: string }>(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'metrics\\_%' ESCAPE '\\'",
@@ -202,55 +313,60 @@ export function createDerivedAdjuster(db: Database.Database): {
       .map((c) => c.name),
   );
   const derivedCols = ['link', 'prev_link', 'fcs', 'run_id', 'chain', 'prev_tool', 'size_bucket'];
+  const columnsOf = (t: string): string[] =>
+    db
+      .prepare<[], { name: string }>(`PRAGMA table_info(${t})`)
+      .all()
+      .map((c) => c.name);
+  const specMatches = (r: RollupSpec): boolean => {
+    const cols = columnsOf(r.table);
+    const mine = [...r.keys, ...r.sums].map(([c]) => c);
+    return cols.length === mine.length && mine.every((c) => cols.includes(c));
+  };
   if (
-    !KNOWN.every((t) => tables.includes(t)) ||
-    tables.some((t) => !KNOWN.includes(t) && !NOT_FROM_CALLS.includes(t)) ||
-    !derivedCols.every((c) => callCols.has(c))
+    tables.some((t) => !HANDLED.has(t)) ||
+    DERIVED_TABLES.some((t) => !HANDLED.has(t)) ||
+    ![...HANDLED].every((t) => tables.includes(t)) ||
+    !derivedCols.every((c) => callCols.has(c)) ||
+    !ROLLUPS.every(specMatches)
   ) {
     return null;
   }
 
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS retention_fix (id INTEGER PRIMARY KEY)');
+  type Group = Record<string, number | string | null> & { project_id: number };
+
+  /** Per rollup and variant: the grouped SELECT over `source`, the subtraction, the cleanup. */
+  const rollupOps = (source: string, only?: string) =>
+    ROLLUPS.filter((r) => !only || r.table === only).flatMap((r) => {
+      const keyWhere = r.keys.map(([c]) => `${c} = @${c}`).join(' AND ');
+      const sub = db.prepare(
+        `UPDATE ${r.table} SET ${r.sums.map(([c]) => `${c} = ${c} - @${c}`).join(', ')} WHERE ${keyWhere}`,
+      );
+      const drop = db.prepare(`DELETE FROM ${r.table} WHERE ${keyWhere} AND ${r.count} <= 0`);
+      return r.variants.map((v) => ({
+        groups: db.prepare<[], Group>(
+          `SELECT ${r.keys.map(([c, e]) => `${v[c] ?? e} AS ${c}`).join(', ')},
+                  ${r.sums.map(([c, e]) => `${e} AS ${c}`).join(', ')}
+           FROM calls WHERE id IN (SELECT id FROM ${source})${r.where ? ` AND ${r.where}` : ''}
+           GROUP BY ${r.keys.map((_, i) => i + 1).join(', ')}`,
+        ),
+        sub,
+        drop,
+      }));
+    });
+  const doomedOps = rollupOps('temp.retention_doomed');
+  const fixOps = rollupOps('temp.retention_fix', 'metrics_pairs');
+
   const doomed = 'id IN (SELECT id FROM temp.retention_doomed)';
   const dirty = db.prepare<[], { project_id: number }>('SELECT project_id FROM metrics_dirty');
   const clearDirty = db.prepare<[number]>('DELETE FROM metrics_dirty WHERE project_id = ?');
-
-  /** An aggregate row: key columns and sums, bound back by name into the UPDATEs. */
-  type Group = Record<string, number | string | null> & { project_id: number };
-  const dailyGroups = db.prepare<[], Group>(
-    `SELECT project_id, ${DAY_SQL('started_ms')} AS day_ms, tool_name, client_name, ${OC_SQL()} AS oc, link,
-            ${HEAD_SQL()} AS head, count(*) AS calls, sum(response_bytes) AS units, sum(duration_ms) AS duration,
-            ${LATENCY_SUMS_SQL()}
-     FROM calls WHERE ${doomed} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+  const projectsOf = db.prepare<[], { project_id: number }>(
+    `SELECT DISTINCT project_id FROM calls WHERE ${doomed}`,
   );
-  const dailyKey =
-    'project_id = @project_id AND day_ms = @day_ms AND tool_name = @tool_name AND client_name = @client_name AND oc = @oc AND link = @link AND head = @head';
-  const dailySub = db.prepare(
-    `UPDATE metrics_daily SET calls = calls - @calls, units = units - @units, duration = duration - @duration,
-       l0 = l0 - @l0, l1 = l1 - @l1, l2 = l2 - @l2, l3 = l3 - @l3 WHERE ${dailyKey}`,
+  const dropChains = db.prepare(
+    `DELETE FROM metrics_chains WHERE run_id IN (SELECT DISTINCT run_id FROM calls WHERE ${doomed} AND chain = 1)`,
   );
-  const dailyDrop = db.prepare(`DELETE FROM metrics_daily WHERE ${dailyKey} AND calls <= 0`);
-
-  const pairGroups = db.prepare<[], Group>(
-    `SELECT project_id, ${DAY_SQL('started_ms')} AS day_ms, client_name, prev_tool AS from_tool, tool_name AS to_tool,
-            count(*) AS n
-     FROM calls WHERE ${doomed} AND prev_tool IS NOT NULL AND prev_tool <> tool_name GROUP BY 1, 2, 3, 4, 5`,
-  );
-  const pairKey =
-    'project_id = @project_id AND day_ms = @day_ms AND client_name = @client_name AND from_tool = @from_tool AND to_tool = @to_tool';
-  const pairSub = db.prepare(`UPDATE metrics_pairs SET n = n - @n WHERE ${pairKey}`);
-  const pairDrop = db.prepare(`DELETE FROM metrics_pairs WHERE ${pairKey} AND n <= 0`);
-
-  const sizeGroups = db.prepare<[], Group>(
-    `SELECT project_id, ${DAY_SQL('started_ms')} AS day_ms, tool_name, client_name, size_bucket AS bucket,
-            count(*) AS n, sum(response_bytes) AS units
-     FROM calls WHERE ${doomed} GROUP BY 1, 2, 3, 4, 5`,
-  );
-  const sizeKey =
-    'project_id = @project_id AND day_ms = @day_ms AND tool_name = @tool_name AND client_name = @client_name AND bucket = @bucket';
-  const sizeSub = db.prepare(
-    `UPDATE metrics_sizes SET n = n - @n, units = units - @units WHERE ${sizeKey}`,
-  );
-  const sizeDrop = db.prepare(`DELETE FROM metrics_sizes WHERE ${sizeKey} AND n <= 0`);
 
   const sessionGroups = db.prepare<[], Group & { max_end: number }>(
     `SELECT project_id, session_id, client_name, count(*) AS calls, sum(${OC_SQL()} = 0) AS ok,
@@ -286,45 +402,34 @@ export function createDerivedAdjuster(db: Database.Database): {
        WHERE project_id = @project_id AND session_id = @session_id AND client_name = @client_name)
      WHERE ${sessionKey}`,
   );
-  const firstOfSession = db.prepare<
-    [number, string],
-    {
-      id: number;
-      tool_name: string;
-      prev_tool: string | null;
-      client_name: string;
-      started_ms: number;
-    }
-  >(
-    `SELECT id, tool_name, prev_tool, client_name, started_ms FROM calls INDEXED BY calls_by_session
+  const firstOfSession = db.prepare<[number, string], { id: number; prev_tool: string | null }>(
+    `SELECT id, prev_tool FROM calls INDEXED BY calls_by_session
      WHERE project_id = ? AND session_id = ? ORDER BY started_ms, id LIMIT 1`,
   );
   const clearPrevTool = db.prepare<[number]>('UPDATE calls SET prev_tool = NULL WHERE id = ?');
-  const dayOf = (ms: number): number => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  const addFix = db.prepare<[number]>('INSERT INTO temp.retention_fix (id) VALUES (?)');
+  const clearFix = db.prepare('DELETE FROM temp.retention_fix');
+
+  const apply = (ops: typeof doomedOps, skip: Set<number>): void => {
+    for (const op of ops) {
+      for (const g of op.groups.all()) {
+        if (skip.has(g.project_id)) continue;
+        op.sub.run(g);
+        op.drop.run(g);
+      }
+    }
+  };
 
   let pendingSessions: { key: Record<string, unknown>; recomputeEnd: boolean }[] = [];
   let skip = new Set<number>();
 
   return {
     beforeDelete() {
+      // A project already marked is rebuilt by the engine anyway: leave it alone.
       skip = new Set(dirty.all().map((d) => d.project_id));
-      const touched = new Set<number>();
-      for (const g of dailyGroups.all()) {
-        touched.add(g.project_id);
-        if (skip.has(g.project_id)) continue;
-        dailySub.run(g);
-        dailyDrop.run(g);
-      }
-      for (const [groups, sub, drop] of [
-        [pairGroups, pairSub, pairDrop],
-        [sizeGroups, sizeSub, sizeDrop],
-      ] as const) {
-        for (const g of groups.all()) {
-          if (skip.has(g.project_id)) continue;
-          sub.run(g);
-          drop.run(g);
-        }
-      }
+      const touched = new Set(projectsOf.all().map((p) => p.project_id));
+      apply(doomedOps, skip);
+      if ([...touched].some((p) => !skip.has(p))) dropChains.run();
       pendingSessions = [];
       for (const { max_end, ...g } of sessionGroups.all()) {
         if (skip.has(g.project_id)) continue;
@@ -345,24 +450,22 @@ export function createDerivedAdjuster(db: Database.Database): {
         sessionFirst.run(key);
         if (recomputeEnd) sessionEnd.run(key);
       }
+      // The first remaining call of a trimmed session had a deleted predecessor: as a rebuild
+      // would, it now has none, and its tool pair goes.
+      clearFix.run();
+      const fixed: number[] = [];
       for (const { projectId, sessionId } of trimmed) {
         if (skip.has(projectId)) continue;
         const first = firstOfSession.get(projectId, sessionId);
         if (!first || first.prev_tool === null) continue;
-        if (first.prev_tool !== first.tool_name) {
-          const key = {
-            project_id: projectId,
-            day_ms: dayOf(first.started_ms),
-            client_name: first.client_name,
-            from_tool: first.prev_tool,
-            to_tool: first.tool_name,
-            n: 1,
-          };
-          pairSub.run(key);
-          pairDrop.run(key);
-        }
-        clearPrevTool.run(first.id);
+        addFix.run(first.id);
+        fixed.push(first.id);
       }
+      if (fixed.length) {
+        apply(fixOps, skip);
+        for (const id of fixed) clearPrevTool.run(id);
+      }
+      clearFix.run();
       for (const p of projects) if (!skip.has(p)) clearDirty.run(p);
     },
   };

@@ -189,7 +189,7 @@ describe('retention passes', () => {
     const report = await createRetention(store, { now: () => NOW, chunkRows: 500 }).runPass();
     expect(report.deleted.calls).toBe(1_500);
     expect(report.forced_cuts).toBe(2); // the third chunk ends the session: a clean cut
-    expect(report.longest_step_ms).toBeLessThan(250);
+    expect(report.longest_step_ms).toBeLessThan(500);
     expect(callsBySession(store)).toEqual({ s_recent: 30 });
     // The engine's own path: the next write rebuilds the project, exactly.
     ingestAt(ingest, sessionCalls('s_recent', NOW, 30, r), NOW);
@@ -227,8 +227,9 @@ describe('retention passes', () => {
       // Each transaction is tens of ms at most; a request waits behind at most one of them,
       // never behind the whole pass.
       const passMs = performance.now() - passStarted;
-      expect(report.longest_step_ms).toBeLessThan(250);
-      expect(latencies.at(-1)!).toBeLessThan(Math.min(passMs / 2, report.longest_step_ms + 250));
+      // (Generous bounds: this runs on shared CI machines; docs/reliability.md has the figures.)
+      expect(report.longest_step_ms).toBeLessThan(500);
+      expect(latencies.at(-1)!).toBeLessThan(Math.min(passMs / 2, report.longest_step_ms + 500));
       expect(callsBySession(t.store)[`s_during_0`]).toBe(30);
       expectDerivedExact(t.store);
     } finally {
