@@ -1,0 +1,280 @@
+/**
+ * Ingest under sustained load: autocannon in this process, the server in another, on
+ * loopback. For each batch size (30 = what SDKs flush, 500 = the hosted maximum), a bare
+ * baseline (bench/ingest/baseline.ts) and `mcpulse-devtools serve` run the same load side by
+ * side in the same run; payloads/s, acknowledgement latency and the server's memory are
+ * reported, and the stored row count is checked against the 2xx count.
+ *
+ *   node --import tsx bench/ingest.ts [--duration 10] [--connections 8] [--sizes 30,500] [--profile]
+ *
+ * Targets (issue 6): at 30 payloads per flush, ≥ 70% of the baseline's payloads/s with p99
+ * under 50 ms, and the server's RSS flat during the run.
+ */
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  bodyFactory,
+  CLI,
+  ensureBuilt,
+  fmt,
+  ROOT,
+  sampleRss,
+  spawnServer,
+  type Proc,
+} from './ingest/util.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '8' },
+    sizes: { type: 'string', default: '30,500' },
+    profile: { type: 'boolean', default: false },
+    'steady-rate': { type: 'string', default: '40' },
+  },
+});
+/** Requests/s for the steady run: 40 × 30 = 1,200 payloads/s ≈ 200 MCP servers each flushing 30 every 5 s. */
+const STEADY_RATE = Number(values['steady-rate']);
+const DURATION = Number(values.duration);
+const WARMUP = Number(values.warmup);
+const CONNECTIONS = Number(values.connections);
+const SIZES = values.sizes.split(',').map(Number);
+
+type Kind = 'baseline' | 'devtools';
+interface Row {
+  kind: Kind;
+  size: number;
+  /** Requests/s the load was held to, or undefined for as fast as answered. */
+  rate?: number;
+  payloadsPerSec: number;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  max: number;
+  failures: number;
+  /** Start, middle and end of the measured run, and the peak. */
+  rss: { start: number; mid: number; end: number; peak: number };
+  stored: number;
+  acked: number;
+}
+
+/**
+ * Every acknowledged payload is stored; a few more may be, from requests still in flight when
+ * autocannon stopped counting (at most one per connection per run, warm-up included).
+ */
+const storedOk = (r: Row): boolean =>
+  r.stored >= r.acked && r.stored - r.acked <= 2 * CONNECTIONS * r.size;
+
+async function start(kind: Kind, db: string, profileDir?: string): Promise<Proc> {
+  if (kind === 'baseline')
+    return spawnServer(
+      join(ROOT, 'bench', 'ingest', 'baseline.ts'),
+      ['--db', db],
+      ['--import', 'tsx'],
+    );
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return spawnServer(
+    CLI,
+    ['serve', '--port', '0', '--db', db, '--no-rate-limit'],
+    nodeArgs,
+    /dashboard\s+(http:\/\/\S+)/,
+  );
+}
+
+function load(url: string, size: number, seconds: number, runId: string, overallRate?: number) {
+  const next = bodyFactory(size, runId);
+  return autocannon({
+    url: `${url}/v1/ingest`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    ...(overallRate ? { overallRate } : {}),
+    requests: [
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Bearer mp_live_bench_key_0000000000000000',
+        },
+        setupRequest: (req, context) => ({ ...req, body: next(context) }),
+      },
+    ],
+  });
+}
+
+async function run(kind: Kind, size: number, profileDir?: string, rate?: number): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), `mcpulse-bench-${kind}-`));
+  const db = join(dir, 'bench.db');
+  const server = await start(kind, db, profileDir);
+  try {
+    const warm = WARMUP > 0 ? await load(server.url, size, WARMUP, `${kind}w${size}`) : null;
+    const rss = sampleRss(server.pid);
+    const r = await load(server.url, size, DURATION, `${kind}${size}`, rate);
+    const samples = rss.stop();
+    await server.stop();
+    const acked = (r['2xx'] + (warm?.['2xx'] ?? 0)) * size;
+    const file = new Database(db, { readonly: true });
+    const stored = (file.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+    file.close();
+    const mid = samples.find((x) => x.t >= (DURATION * 1000) / 2) ?? samples.at(-1)!;
+    return {
+      kind,
+      size,
+      rate,
+      payloadsPerSec: (r['2xx'] * size) / r.duration,
+      requestsPerSec: r['2xx'] / r.duration,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      max: r.latency.max,
+      failures: r.non2xx + r.errors + r.timeouts,
+      rss: {
+        start: samples[0]!.mib,
+        mid: mid.mib,
+        end: samples.at(-1)!.mib,
+        peak: Math.max(...samples.map((x) => x.mib)),
+      },
+      stored,
+      acked,
+    };
+  } finally {
+    await server.stop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Self time by function from a V8 .cpuprofile, top `n`. */
+function summariseProfile(dir: string, n = 25): string {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return '(no profile written)';
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+    nodes: {
+      id: number;
+      callFrame: { functionName: string; url: string; lineNumber: number };
+      hitCount?: number;
+    }[];
+    startTime: number;
+    endTime: number;
+    samples: number[];
+  };
+  const total = profile.samples.length;
+  const byFn = new Map<string, number>();
+  const byArea = new Map<string, number>();
+  const area = (url: string, fn: string): string => {
+    if (fn === '(idle)' || fn === '(program)' || fn === '(garbage collector)') return fn;
+    if (url.includes('better-sqlite3')) return 'better-sqlite3 (JS side + native SQLite)';
+    if (url.includes('/zod/')) return 'zod validation';
+    if (url.includes('/dist/store/metrics/') || url.includes('/dist/metrics/'))
+      return 'metrics: derived facts';
+    if (url.includes('/dist/store/')) return 'store (write.ts etc.)';
+    if (url.includes('/dist/ingest/')) return 'ingest (validate, key)';
+    if (url.includes('/dist/server/')) return 'server (routing, guards)';
+    if (url.startsWith('node:') || url === '')
+      return fn.startsWith('(') ? fn : 'node core (http, JSON, buffers, natives)';
+    return basename(url);
+  };
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (!hits) continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'}  ${url ? `${basename(url)}:${lineNumber + 1}` : ''}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + hits);
+    const a = area(url, functionName);
+    byArea.set(a, (byArea.get(a) ?? 0) + hits);
+  }
+  const pct = (h: number): string => `${((100 * h) / total).toFixed(1).padStart(5)}%`;
+  const lines = [
+    'CPU profile of the devtools server (self time, share of all samples):',
+    '',
+    'by area:',
+  ];
+  for (const [k, h] of [...byArea].sort((a, b) => b[1] - a[1])) lines.push(`  ${pct(h)}  ${k}`);
+  lines.push('', 'top functions:');
+  for (const [k, h] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, n))
+    lines.push(`  ${pct(h)}  ${k}`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  console.log(
+    `ingest bench: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up, ` +
+      `node ${process.version}, ${new Date().toISOString()}`,
+  );
+  const rows: Row[] = [];
+  let profileDir: string | undefined;
+  for (const size of SIZES) {
+    for (const kind of ['baseline', 'devtools'] as const) {
+      const dir =
+        values.profile && kind === 'devtools' && size === SIZES[0]
+          ? mkdtempSync(join(tmpdir(), 'mcpulse-prof-'))
+          : undefined;
+      if (dir) profileDir = dir;
+      const row = await run(kind, size, dir);
+      rows.push(row);
+      console.log(
+        `  ${String(size).padStart(3)}/batch ${kind.padEnd(8)} ${fmt(row.payloadsPerSec).padStart(8)} payloads/s  ` +
+          `p50 ${fmt(row.p50, 1)} ms  p99 ${fmt(row.p99, 1)} ms  RSS ${fmt(row.rss.start)}→${fmt(row.rss.end)} MiB`,
+      );
+    }
+  }
+
+  for (const kind of ['baseline', 'devtools'] as const) {
+    if (!SIZES.includes(30) || STEADY_RATE <= 0) break;
+    const row = await run(kind, 30, undefined, STEADY_RATE);
+    rows.push(row);
+    console.log(
+      `   30/batch ${kind.padEnd(8)} steady ${STEADY_RATE} req/s: p50 ${fmt(row.p50, 1)} ms  p99 ${fmt(row.p99, 1)} ms`,
+    );
+  }
+
+  console.log(
+    '\n| payloads per request | server | payloads/s | requests/s | p50 ack | p99 ack | max ack | non-2xx / errors | server RSS start → mid → end (peak) | rows stored = acknowledged |',
+  );
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const r of rows) {
+    const name = `${r.kind === 'baseline' ? 'bare baseline' : '**mcpulse-devtools serve**'}${r.rate ? `, held to ${r.rate} req/s` : ''}`;
+    console.log(
+      `| ${r.size} | ${name} | ${fmt(r.payloadsPerSec)} | ${fmt(r.requestsPerSec)} | ` +
+        `${fmt(r.p50, 1)} ms | ${fmt(r.p99, 1)} ms | ${fmt(r.max, 1)} ms | ${r.failures} | ${fmt(r.rss.start)} → ${fmt(r.rss.mid)} → ${fmt(r.rss.end)} (${fmt(r.rss.peak)}) MiB | ` +
+        `${storedOk(r) ? `yes (${fmt(r.acked)}${r.stored > r.acked ? ` + ${r.stored - r.acked} in flight at the end` : ''})` : `NO: ${r.stored} stored, ${r.acked} acknowledged`} |`,
+    );
+  }
+  console.log('');
+  let ok = true;
+  for (const size of SIZES) {
+    const base = rows.find((r) => r.size === size && r.kind === 'baseline' && !r.rate)!;
+    const dev = rows.find((r) => r.size === size && r.kind === 'devtools' && !r.rate)!;
+    const ratio = dev.payloadsPerSec / base.payloadsPerSec;
+    // Flat: the second half of the run (after caches and the heap have warmed) adds little.
+    const growth = dev.rss.end - dev.rss.mid;
+    const flat = growth < Math.max(8, dev.rss.mid * 0.05);
+    const line = [
+      `${size}/batch: devtools at ${(ratio * 100).toFixed(0)}% of baseline payloads/s`,
+      `p99 ${fmt(dev.p99, 1)} ms`,
+      `RSS ${growth >= 0 ? '+' : ''}${fmt(growth, 1)} MiB over the second half (${flat ? 'flat' : 'GROWING'})`,
+    ];
+    if (size === 30) {
+      const steady = rows.find((r) => r.kind === 'devtools' && r.rate);
+      const pass = ratio >= 0.7 && dev.p99 < 50 && flat;
+      ok &&= pass;
+      line.push(`target ≥ 70% and p99 < 50 ms: ${pass ? 'MET' : 'MISSED'}`);
+      if (steady)
+        line.push(
+          `p99 at a steady ${fmt(steady.rate! * size)} payloads/s: ${fmt(steady.p99, 1)} ms`,
+        );
+    }
+    if (!storedOk(dev) || !storedOk(base)) ok = false;
+    console.log(line.join(' · '));
+  }
+  if (profileDir) {
+    console.log('\n' + summariseProfile(profileDir));
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();
