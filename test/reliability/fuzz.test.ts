@@ -459,7 +459,7 @@ it(
       for (const wrong of ['"1"', '1', 'true', 'null', '[]', '{}']) {
         if (CALL_FIELDS[field] === wrong || (field === 'is_empty' && wrong === 'true')) continue;
         if ((field === 'duration_ms' || field === 'response_bytes') && wrong === '1') continue;
-      if (['session_id', 'client_name', 'tool_name'].includes(field) && wrong === '"1"') continue;
+        if (['session_id', 'client_name', 'tool_name'].includes(field) && wrong === '"1"') continue;
         cases.push({
           name: `${field}: ${wrong}`,
           body: () => {
