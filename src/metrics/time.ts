@@ -12,6 +12,9 @@ export function bucketStart(ms: number, widthMs: number, offsetMs = 0): number {
 /** Start of the UTC day holding `ms`. */
 export const utcDay = (ms: number): number => bucketStart(ms, DAY_MS);
 
+/** Start of the UTC hour holding `ms`. */
+export const utcHour = (ms: number): number => bucketStart(ms, HOUR_MS);
+
 /** Every bucket start from the one holding `from` to the one holding `to - 1`. */
 export function bucketStarts(from: number, to: number, widthMs: number, offsetMs = 0): number[] {
   const out: number[] = [];
@@ -27,13 +30,16 @@ export interface Span {
 }
 
 /**
- * Splits a range into the whole UTC days the daily rollup answers and up to two partial-day
- * edges that must be read from raw calls. `days` is null when no whole day fits.
+ * Splits a range into the whole units (UTC days by default) a rollup answers and up to two
+ * partial edges that must be read from raw calls. `days` is null when no whole unit fits.
  */
-export function splitByDay(range: Span): { days: Span | null; edges: Span[] } {
+export function splitByDay(
+  range: Span,
+  unitMs: number = DAY_MS,
+): { days: Span | null; edges: Span[] } {
   const { from, to } = range;
-  const firstDay = from === undefined ? undefined : bucketStart(from + DAY_MS - 1, DAY_MS);
-  const lastDay = to === undefined ? undefined : bucketStart(to, DAY_MS);
+  const firstDay = from === undefined ? undefined : bucketStart(from + unitMs - 1, unitMs);
+  const lastDay = to === undefined ? undefined : bucketStart(to, unitMs);
   if (firstDay !== undefined && lastDay !== undefined && firstDay >= lastDay) {
     return { days: null, edges: from! < to! ? [{ from, to }] : [] };
   }

@@ -104,11 +104,13 @@ export function snapshot(store: Store) {
     sizes: q(
       'SELECT * FROM metrics_sizes WHERE n <> 0 ORDER BY project_id, day_ms, tool_name, client_name, bucket',
     ),
-    latency: q(
-      'SELECT * FROM metrics_latency WHERE n <> 0 ORDER BY project_id, day_ms, tool_name, bucket',
+    latency: q('SELECT * FROM metrics_latency WHERE n <> 0 ORDER BY project_id, tool_name, bucket'),
+    durations: q('SELECT * FROM metrics_durations WHERE n <> 0 ORDER BY project_id, duration_ms'),
+    hourly: q(
+      'SELECT * FROM metrics_hourly WHERE calls <> 0 ORDER BY project_id, hour_ms, oc, link',
     ),
-    durations: q(
-      'SELECT * FROM metrics_durations WHERE n <> 0 ORDER BY project_id, day_ms, duration_ms',
+    latencyHourly: q(
+      'SELECT * FROM metrics_latency_hourly WHERE n <> 0 ORDER BY project_id, hour_ms, bucket',
     ),
     chains: q('SELECT * FROM metrics_chains ORDER BY run_id'),
   };

@@ -299,3 +299,63 @@ describe('query paths agree with a naive fold', () => {
     );
   });
 });
+
+describe('time series agree with a naive fold', () => {
+  const check = (f: CallFilter, widthMs: number, offsetMs: number) => {
+    const m = metricsOf(store);
+    const got = new Map<
+      number,
+      { calls: number; fcs: number; retries: number; units: number; oc: number[] }
+    >();
+    for (const [b, oc, link, n, units] of m.series(f, widthMs, offsetMs)) {
+      const e = got.get(b) ?? { calls: 0, fcs: 0, retries: 0, units: 0, oc: [0, 0, 0, 0, 0] };
+      e.calls += n;
+      e.units += units;
+      e.oc[oc]! += n;
+      if (oc === 0 && link !== LINK.retry) e.fcs += n;
+      if (link === LINK.retry) e.retries += n;
+      got.set(b, e);
+    }
+    const want = new Map<
+      number,
+      { calls: number; fcs: number; retries: number; units: number; oc: number[] }
+    >();
+    const durations = new Map<number, number[]>();
+    for (const c of calls.filter((x) => matches(x, f))) {
+      const b = Math.floor((c.ms + offsetMs) / widthMs) * widthMs - offsetMs;
+      const e = want.get(b) ?? { calls: 0, fcs: 0, retries: 0, units: 0, oc: [0, 0, 0, 0, 0] };
+      e.calls++;
+      e.units += c.bytes;
+      e.oc[outcomeClass(c.outcome, c.empty)]!++;
+      e.fcs += c.f.fcs;
+      e.retries += c.f.link === LINK.retry ? 1 : 0;
+      want.set(b, e);
+      durations.set(b, [...(durations.get(b) ?? []), c.duration]);
+    }
+    const sorted = (x: Map<number, unknown>) => [...x.entries()].sort((a, b) => a[0] - b[0]);
+    expect(sorted(got)).toEqual(sorted(want));
+    const p95 = m.seriesP95(f, widthMs, offsetMs);
+    const wantP95 = new Map(
+      [...durations].map(([b, ds]) => [b, percentiles(histogramOf(ds)).p95_ms!]),
+    );
+    expect(sorted(p95)).toEqual(sorted(wantP95));
+  };
+  it('hours, UTC days and local days; hourly rollups plus raw edges; raw for filters', () => {
+    const H = 3_600_000;
+    for (const [w, o] of [
+      [H, 0],
+      [DAY, 0],
+      [DAY, 2 * H],
+      [DAY, -5 * H],
+      [DAY, 5.5 * H],
+      [6 * H, H],
+    ] as const) {
+      check({}, w, o);
+      check({ projectId: 1, from: BASE + 1234, to: BASE + 2 * DAY + 98_765 }, w, o);
+      check({ from: BASE + H * 7 }, w, o);
+      check({ tool: 'search', to: BASE + DAY }, w, o);
+      check({ client: 'cursor' }, w, o);
+      check({ session: 's_000000000004' }, w, o);
+    }
+  });
+});

@@ -432,12 +432,17 @@ export const metricsRoutes: RouteMap = {
       throw new ApiError(400, 'tz: expected minutes east of UTC, −840 to 840');
     const offsetMs = tz * 60_000;
     const extent = m.extent(filter);
-    const from = filter.from ?? extent.first_ms;
-    const to = filter.to ?? (extent.last_ms === null ? null : extent.last_ms + 1);
-    const auto: Granularity =
-      from !== null && to !== null && to - from <= 72 * HOUR_MS ? 'hour' : 'day';
+    const dataTo = extent.last_ms === null ? null : extent.last_ms + 1;
+    const span = (filter.to ?? dataTo ?? 0) - (filter.from ?? extent.first_ms ?? 0);
+    const auto: Granularity = span <= 72 * HOUR_MS ? 'hour' : 'day';
     const bucket = oneOf(query, 'bucket', ['hour', 'day'] as const, auto);
     const width = GRANULARITY_MS[bucket];
+    // An open end follows the data out to whole buckets (so whole days come from the rollup).
+    const from =
+      filter.from ??
+      (extent.first_ms === null ? null : bucketStart(extent.first_ms, width, offsetMs));
+    const to =
+      filter.to ?? (dataTo === null ? null : bucketStart(dataTo - 1, width, offsetMs) + width);
     const base = {
       bucket,
       width_ms: width,

@@ -20,7 +20,7 @@ import {
   type LinkCode,
 } from '../../metrics/links.js';
 import { sizeBucket } from '../../metrics/sizes.js';
-import { utcDay } from '../../metrics/time.js';
+import { utcDay, utcHour } from '../../metrics/time.js';
 import { ALL_TIME, rebuildSql } from './sql.js';
 
 /** A call row with its stored facts. */
@@ -201,11 +201,19 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
      ON CONFLICT DO UPDATE SET n = n + excluded.n, units = units + excluded.units`,
   );
   const upsertLatency = db.prepare(
-    `INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO metrics_latency (project_id, tool_name, bucket, n) VALUES (?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET n = n + excluded.n`,
   );
   const upsertDuration = db.prepare(
-    `INSERT INTO metrics_durations (project_id, day_ms, duration_ms, n) VALUES (?, ?, ?, ?)
+    `INSERT INTO metrics_durations (project_id, duration_ms, n) VALUES (?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  );
+  const upsertHourly = db.prepare(
+    `INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
+  );
+  const upsertLatencyHourly = db.prepare(
+    `INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n) VALUES (?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET n = n + excluded.n`,
   );
   const dirtyProjects = db.prepare<[], { project_id: number }>(
@@ -278,6 +286,8 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     const sizes = new Deltas(2);
     const latency = new Deltas(1);
     const durations = new Deltas(1);
+    const hourly = new Deltas(2);
+    const latencyHourly = new Deltas(1);
     const firstLast = new Map<string, [number, number, number]>();
     /** The parts of a call's contribution that depend on its derived facts. */
     const contribute = (r: Row, f: DerivedFacts, sign: number): void => {
@@ -296,6 +306,7 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
           pairs.add([r.project_id, d, r.client_name, f.prev_tool, r.tool_name], [1], sign);
         }
       }
+      hourly.add([r.project_id, utcHour(r.started_ms), oc, f.link], [1, r.response_bytes], sign);
       // metrics_sessions, dynamic part: fcs, retries, repeats, unknown links, chains (9–13).
       const v = new Array<number>(17).fill(0);
       v[9] = f.fcs;
@@ -329,11 +340,11 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       const fb = fineBucket(r.duration_ms);
       for (const d of [day, ALL_TIME]) {
         sizes.add([r.project_id, d, r.tool_name, r.client_name, sb], [1, r.response_bytes], 1);
-        durations.add([r.project_id, d, r.duration_ms], [1], 1);
       }
-      latency.add([r.project_id, day, '', fb], [1], 1);
-      latency.add([r.project_id, ALL_TIME, r.tool_name, fb], [1], 1);
-      latency.add([r.project_id, ALL_TIME, '', fb], [1], 1);
+      durations.add([r.project_id, r.duration_ms], [1], 1);
+      latency.add([r.project_id, r.tool_name, fb], [1], 1);
+      latency.add([r.project_id, '', fb], [1], 1);
+      latencyHourly.add([r.project_id, utcHour(r.started_ms), fb], [1], 1);
     };
     for (const t of touched.values()) {
       const r = t.row;
@@ -358,6 +369,8 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     for (const { key, v } of sizes.entries()) upsertSize.run(...key, ...v);
     for (const { key, v } of latency.entries()) upsertLatency.run(...key, ...v);
     for (const { key, v } of durations.entries()) upsertDuration.run(...key, ...v);
+    for (const { key, v } of hourly.entries()) upsertHourly.run(...key, ...v);
+    for (const { key, v } of latencyHourly.entries()) upsertLatencyHourly.run(...key, ...v);
   }
 
   /** Recomputes links, runs and chains around the new calls of one (project, session, tool). */

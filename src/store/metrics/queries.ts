@@ -5,15 +5,16 @@
  */
 import type Database from 'better-sqlite3';
 import type { StatRow } from '../../metrics/aggregate.js';
-import { DAY_MS } from '../../metrics/constants.js';
+import { DAY_MS, HOUR_MS } from '../../metrics/constants.js';
 import {
+  fineBucket,
   fineBucketRange,
   locateRank,
   mergeHistograms,
   percentiles as percentilesOf,
   valueAtRank,
 } from '../../metrics/latency.js';
-import { splitByDay, type Span } from '../../metrics/time.js';
+import { bucketStart, splitByDay, type Span } from '../../metrics/time.js';
 import { statementCache } from '../statement-cache.js';
 import type { CallFilter } from '../types.js';
 import { createMetricsMaintainer } from './maintain.js';
@@ -198,6 +199,18 @@ const SCHEMA_OF_SESSION = (p: string, s: string) =>
      FROM startups st INDEXED BY startups_by_session WHERE st.project_id = ${p} AND st.session_id = ${s}
      ORDER BY st.id DESC LIMIT 1)`;
 
+/** Bucket start of a millisecond column, for buckets of `widthMs` aligned at `offsetMs`. */
+const bucketSql = (col: string, widthMs: number, offsetMs: number): string =>
+  `((${col} + ${offsetMs}) - ((((${col} + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
+
+/** Whether hourly rollups (no tool or client dimension) can answer a series. */
+const hourlyEligible = (f: CallFilter, widthMs: number, offsetMs: number): boolean =>
+  f.tool === undefined &&
+  f.client === undefined &&
+  f.session === undefined &&
+  widthMs % HOUR_MS === 0 &&
+  offsetMs % HOUR_MS === 0;
+
 /**
  * Exact percentiles from a fine histogram (`[bucket, count]` sorted): locate each rank's
  * bucket, then read that bucket's exact `[duration, count]` values.
@@ -380,7 +393,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
         const w = conditions(f, { tool: 'tool_name' });
         const rows = prepare(
           `SELECT tool_name, bucket, n FROM metrics_latency
-           WHERE ${w.sql} AND day_ms = ${ALL_TIME} AND tool_name <> '' AND n > 0`,
+           WHERE ${w.sql} AND tool_name <> '' AND n > 0`,
         )
           .raw()
           .all({ ...w.params, projectId: p }) as [string, number, number][];
@@ -409,16 +422,14 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
         projects.map(
           (p) =>
             prepare(
-              `SELECT bucket, n FROM metrics_latency WHERE project_id = ? AND day_ms = ${ALL_TIME}
-               AND tool_name = '' AND n > 0`,
+              `SELECT bucket, n FROM metrics_latency WHERE project_id = ? AND tool_name = '' AND n > 0`,
             )
               .raw()
               .all(p) as [number, number][],
         ),
       );
       const exact = prepare(
-        `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND day_ms = ${ALL_TIME}
-         AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
+        `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
       ).raw();
       const overall = pick(overallFine, (lo, hi) =>
         projects.flatMap((p) => exact.all(p, lo, hi) as [number, number][]),
@@ -427,67 +438,82 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
     },
 
     /**
-     * Exact p95 per time bucket. Whole UTC days of an unfiltered project view come from the
-     * daily latency rollup; anything else counts the matching calls' durations.
+     * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without tool,
+     * client or session filters and for whole-hour offsets, whole hours come from the hourly
+     * latency rollup: it locates each bucket's p95 rank, then only that fine bucket's calls
+     * are read. Partial hours, and any other view, count the matching calls directly.
      */
     seriesP95(f: CallFilter, widthMs: number, offsetMs: number): Map<number, number> {
       const out = new Map<number, number>();
       const projects = projectsOf(f);
-      const plain =
-        widthMs === DAY_MS &&
-        offsetMs === 0 &&
-        f.tool === undefined &&
-        f.client === undefined &&
-        f.session === undefined;
       const rawSpans: Span[] = [];
-      if (plain) {
-        const { days, edges } = splitByDay({ from: f.from, to: f.to });
-        rawSpans.push(...edges);
-        if (days) {
-          const perDay = new Map<number, [number, number][][]>();
+      const fine = new Map<number, Map<number, number>>();
+      const edgeValues = new Map<number, [number, number][]>();
+      let hours: Span | null = null;
+      if (hourlyEligible(f, widthMs, offsetMs)) {
+        const split = splitByDay({ from: f.from, to: f.to }, HOUR_MS);
+        hours = split.days;
+        rawSpans.push(...split.edges);
+        if (hours) {
           for (const p of projects) {
-            const w = rollupConditions({ projectId: p }, {}, days);
-            const rows = prepare(
-              `SELECT day_ms, bucket, n FROM metrics_latency WHERE ${w.sql} AND tool_name = '' AND n > 0`,
+            const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
+            for (const [hr, b, n] of prepare(
+              `SELECT hour_ms, bucket, n FROM metrics_latency_hourly WHERE ${w.sql} AND n > 0`,
             )
               .raw()
-              .all({ ...w.params, projectId: p }) as [number, number, number][];
-            const byDay = new Map<number, [number, number][]>();
-            for (const [d, b, n] of rows) byDay.set(d, [...(byDay.get(d) ?? []), [b, n]]);
-            for (const [d, list] of byDay) perDay.set(d, [...(perDay.get(d) ?? []), list]);
-          }
-          const exact = prepare(
-            `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND day_ms = ?
-             AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
-          ).raw();
-          for (const [d, parts] of perDay) {
-            const v = pick(
-              mergeHistograms(parts),
-              (lo, hi) => projects.flatMap((p) => exact.all(p, d, lo, hi) as [number, number][]),
-              [0.95],
-            ).p95_ms;
-            if (v !== null) out.set(d, v);
+              .all({ ...w.params, projectId: p }) as [number, number, number][]) {
+              const k = bucketStart(hr, widthMs, offsetMs);
+              const m = fine.get(k) ?? new Map<number, number>();
+              m.set(b, (m.get(b) ?? 0) + n);
+              fine.set(k, m);
+            }
           }
         }
       } else {
         rawSpans.push({ from: f.from, to: f.to });
       }
-      const b = `((started_ms + ${offsetMs}) - ((((started_ms + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
-      const hist = new Map<number, [number, number][]>();
+      const b = bucketSql('started_ms', widthMs, offsetMs);
       for (const span of rawSpans) {
         for (const p of projects) {
           const w = conditions(f, RAW, span);
-          const index = narrowIndex(p, { ...f, ...span });
           const rows = prepare(
-            `SELECT ${b} AS b, duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY 1, 2`,
+            `SELECT ${b} AS b, duration_ms, count(*) FROM calls ${narrowIndex(p, { ...f, ...span })}
+             WHERE ${w.sql} GROUP BY 1, 2`,
           )
             .raw()
             .all({ ...w.params, projectId: p }) as [number, number, number][];
-          for (const [k, d, n] of rows) hist.set(k, [...(hist.get(k) ?? []), [d, n]]);
+          for (const [k, d, n] of rows) {
+            const list = edgeValues.get(k) ?? [];
+            list.push([d, n]);
+            edgeValues.set(k, list);
+          }
         }
       }
-      for (const [k, list] of hist) {
-        const v = percentilesOf(mergeHistograms([list])).p95_ms;
+      const inRange = prepare(
+        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_time
+         WHERE project_id = ? AND started_ms >= ? AND started_ms < ? AND duration_ms >= ? AND duration_ms < ?
+         GROUP BY duration_ms`,
+      ).raw();
+      const keys = new Set([...fine.keys(), ...edgeValues.keys()]);
+      for (const k of keys) {
+        const edges = edgeValues.get(k) ?? [];
+        const counts = new Map(fine.get(k) ?? []);
+        for (const [d, n] of edges) counts.set(fineBucket(d), (counts.get(fineBucket(d)) ?? 0) + n);
+        const hist = [...counts.entries()].sort((x, y) => x[0] - y[0]);
+        const v = pick(
+          hist,
+          (lo, hi) => {
+            const vals: [number, number][] = edges.filter(([d]) => d >= lo && d < hi);
+            if (hours && fine.has(k)) {
+              const from = Math.max(k, hours.from ?? -Infinity);
+              const to = Math.min(k + widthMs, hours.to ?? Infinity);
+              for (const p of projects)
+                vals.push(...(inRange.all(p, from, to, lo, hi) as [number, number][]));
+            }
+            return vals;
+          },
+          [0.95],
+        ).p95_ms;
         if (v !== null) out.set(k, v);
       }
       return out;
@@ -649,40 +675,45 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
     },
 
     /**
-     * Time series rows `[bucket_start, oc, link, calls, units]` with buckets of `widthMs`
-     * aligned at `offsetMs` east of UTC. Whole UTC days come from the rollup.
+     * Time series rows `[bucket_start, oc, link, calls, units]` for buckets of `widthMs`
+     * aligned at `offsetMs` east of UTC: whole hours from the hourly rollup when the view
+     * allows (see {@link hourlyEligible}), the rest from raw calls.
      */
     series(
       f: CallFilter,
       widthMs: number,
       offsetMs: number,
     ): [number, number, number, number, number][] {
-      const rawBucket = `((started_ms + ${offsetMs}) - ((((started_ms + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
+      const b = bucketSql('started_ms', widthMs, offsetMs);
       const raw = (p: number, span: Span) => {
         const w = conditions(f, RAW, span);
         return prepare(
-          `SELECT ${rawBucket} AS b, ${OC_SQL()}, link, count(*), sum(response_bytes) FROM calls WHERE ${w.sql}
+          `SELECT ${b} AS b, ${OC_SQL()}, link, count(*), sum(response_bytes) FROM calls WHERE ${w.sql}
            GROUP BY 1, 2, 3`,
         )
           .raw()
           .all({ ...w.params, projectId: p }) as [number, number, number, number, number][];
       };
-      if (widthMs !== DAY_MS || offsetMs !== 0) {
-        return projectsOf(f).flatMap((p) => raw(p, { from: f.from, to: f.to }));
-      }
-      return byDays(
-        f,
-        (p, span) => {
-          const w = rollupConditions(f, { tool: 'tool_name', client: 'client_name' }, span);
-          return prepare(
-            `SELECT day_ms, oc, link, sum(calls), sum(units) FROM metrics_daily WHERE ${w.sql}
-             GROUP BY 1, 2, 3 HAVING sum(calls) > 0`,
+      const out: [number, number, number, number, number][] = [];
+      for (const p of projectsOf(f)) {
+        if (!hourlyEligible(f, widthMs, offsetMs)) {
+          out.push(...raw(p, { from: f.from, to: f.to }));
+          continue;
+        }
+        const { days: hours, edges } = splitByDay({ from: f.from, to: f.to }, HOUR_MS);
+        if (hours) {
+          const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
+          for (const [hr, oc, link, calls, units] of prepare(
+            `SELECT hour_ms, oc, link, calls, units FROM metrics_hourly WHERE ${w.sql} AND calls > 0`,
           )
             .raw()
-            .all({ ...w.params, projectId: p }) as [number, number, number, number, number][];
-        },
-        raw,
-      );
+            .all({ ...w.params, projectId: p }) as [number, number, number, number, number][]) {
+            out.push([bucketStart(hr, widthMs, offsetMs), oc, link, calls, units]);
+          }
+        }
+        for (const e of edges) out.push(...raw(p, e));
+      }
+      return out;
     },
 
     /** First call of every session matching the filter (for "sessions started" per bucket). */

@@ -2,7 +2,13 @@
  * SQL fragments shared by migration 002, the full rebuild and the queries, so the stored facts,
  * the rollups and the raw reads all use one definition (mirroring src/metrics).
  */
-import { DAY_MS, RETRY_WINDOW_MS, SLOW_CALL_MS, UNKNOWN_HASH } from '../../metrics/constants.js';
+import {
+  DAY_MS,
+  HOUR_MS,
+  RETRY_WINDOW_MS,
+  SLOW_CALL_MS,
+  UNKNOWN_HASH,
+} from '../../metrics/constants.js';
 import { SIZE_EDGES } from '../../metrics/sizes.js';
 
 /** Outcome class 0–4 (ok, empty, bad_args, tool_error, crashed) of a `calls` row. */
@@ -12,6 +18,10 @@ export const OC_SQL = (p = ''): string =>
 /** Start of the UTC day of a millisecond column (floor, also for times before 1970). */
 export const DAY_SQL = (col: string): string =>
   `(${col} - (((${col} % ${DAY_MS}) + ${DAY_MS}) % ${DAY_MS}))`;
+
+/** Start of the UTC hour of a millisecond column. */
+export const HOUR_SQL = (col: string): string =>
+  `(${col} - (((${col} % ${HOUR_MS}) + ${HOUR_MS}) % ${HOUR_MS}))`;
 
 /** 1 for the first call of a retry chain. */
 export const HEAD_SQL = (p = ''): string => `(${p}chain = 1 AND ${p}prev_link = 0)`;
@@ -53,6 +63,8 @@ export const DERIVED_TABLES = [
   'metrics_sizes',
   'metrics_latency',
   'metrics_durations',
+  'metrics_hourly',
+  'metrics_latency_hourly',
   'metrics_chains',
 ];
 
@@ -125,18 +137,18 @@ ${both(
   ) => `SELECT project_id, ${d}, tool_name, client_name, size_bucket, count(*), sum(response_bytes)
 FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
 )}
-${both(
-  'metrics_durations',
-  'project_id, day_ms, duration_ms, n',
-  (d) =>
-    `SELECT project_id, ${d}, duration_ms, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3`,
-)}
-INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n)
-SELECT project_id, ${day}, '', ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 4;
-INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n)
-SELECT project_id, ${ALL_TIME}, tool_name, ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 3, 4;
-INSERT INTO metrics_latency (project_id, day_ms, tool_name, bucket, n)
-SELECT project_id, ${ALL_TIME}, '', ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 4;
+INSERT INTO metrics_durations (project_id, duration_ms, n)
+SELECT project_id, duration_ms, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2;
+INSERT INTO metrics_latency (project_id, tool_name, bucket, n)
+SELECT project_id, tool_name, ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;
+INSERT INTO metrics_latency (project_id, tool_name, bucket, n)
+SELECT project_id, '', ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 3;
+INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units)
+SELECT project_id, ${HOUR_SQL('started_ms')}, ${OC_SQL()}, link, count(*), sum(response_bytes)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;
+INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n)
+SELECT project_id, ${HOUR_SQL('started_ms')}, ${FINE_BUCKET_SQL('duration_ms')}, count(*)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;
 INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
                               ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links,
                               chains, units, duration, slow)

@@ -103,24 +103,42 @@ CREATE TABLE metrics_sizes (
   PRIMARY KEY (project_id, day_ms, tool_name, client_name, bucket)
 ) STRICT, WITHOUT ROWID;
 
--- Fine latency buckets (exact < 32 ms, then 16 per doubling), to find which bucket holds a
--- percentile's rank: per day for all tools (tool_name ''), and all-time per tool and overall.
+-- Fine latency buckets (exact < 32 ms, then 16 per doubling), all-time, per tool and for all
+-- tools (tool_name ''): where a percentile's rank falls, before reading that bucket exactly.
 CREATE TABLE metrics_latency (
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
-  day_ms     INTEGER NOT NULL,
   tool_name  TEXT    NOT NULL,
   bucket     INTEGER NOT NULL,
   n          INTEGER NOT NULL,
-  PRIMARY KEY (project_id, day_ms, tool_name, bucket)
+  PRIMARY KEY (project_id, tool_name, bucket)
 ) STRICT, WITHOUT ROWID;
 
--- Count per exact duration, per day and all-time (all tools): the exact value inside a bucket.
+-- All-time count per exact duration (all tools): the exact value inside a bucket.
 CREATE TABLE metrics_durations (
   project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
-  day_ms      INTEGER NOT NULL,
   duration_ms INTEGER NOT NULL,
   n           INTEGER NOT NULL,
-  PRIMARY KEY (project_id, day_ms, duration_ms)
+  PRIMARY KEY (project_id, duration_ms)
+) STRICT, WITHOUT ROWID;
+
+-- Hourly series without tool or client: hours compose into the viewer's local days.
+CREATE TABLE metrics_hourly (
+  project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  hour_ms    INTEGER NOT NULL,
+  oc         INTEGER NOT NULL,
+  link       INTEGER NOT NULL,
+  calls      INTEGER NOT NULL,
+  units      INTEGER NOT NULL,
+  PRIMARY KEY (project_id, hour_ms, oc, link)
+) STRICT, WITHOUT ROWID;
+
+-- Fine latency buckets per hour (all tools), for exact p95 per time bucket.
+CREATE TABLE metrics_latency_hourly (
+  project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+  hour_ms    INTEGER NOT NULL,
+  bucket     INTEGER NOT NULL,
+  n          INTEGER NOT NULL,
+  PRIMARY KEY (project_id, hour_ms, bucket)
 ) STRICT, WITHOUT ROWID;
 
 -- One row per retry chain, keyed by its first call (client and time are the first call's).
