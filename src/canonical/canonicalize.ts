@@ -10,9 +10,12 @@
  *   escaped; lone surrogates cannot be written (RFC 8785 requires I-JSON, which forbids them);
  * - no whitespace anywhere.
  *
- * The reference writer below is that list, in code. `canonicalize` normally takes a faster
- * route to the same bytes (`./sorted-copy.js`) and comes back here when that route cannot
- * promise them; tests hold the two to the same output.
+ * `writeCanonical` is that list, in code. `canonicalize` is the same writer, except that it
+ * hands arrays and objects of {@link NATIVE_FROM} or more members to a native route to the same
+ * bytes (`./sorted-copy.js`). For a handful of members, building the string here is cheapest;
+ * for many, concatenating thousands of pieces leaves a deep rope that hashing must flatten,
+ * while V8's `JSON.stringify` writes one flat string, fast enough that sorting a copy first
+ * pays for itself. Tests hold the two writers to the same output.
  */
 import {
   checkNumber,
@@ -26,6 +29,9 @@ import { inCanonicalOrder, NEEDS_WRITER } from './sorted-copy.js';
 
 export { UnrepresentableError } from './json-values.js';
 
+/** From this many items (or members), a container is written by the native route. */
+const NATIVE_FROM = 8;
+
 /**
  * The RFC 8785 canonical form of `value`.
  *
@@ -38,16 +44,7 @@ export { UnrepresentableError } from './json-values.js';
  */
 export function canonicalize(value: unknown): string {
   try {
-    try {
-      const text = JSON.stringify(inCanonicalOrder(value));
-      // Well-formed JSON.stringify writes a lone surrogate as a `\udxxx` escape, and nothing
-      // else makes that sequence except a literal backslash before "ud": the writer tells the
-      // two apart (and refuses the first), so any hit goes there.
-      if (!text.includes('\\ud')) return text;
-    } catch (error) {
-      if (error !== NEEDS_WRITER) throw error;
-    }
-    return writeCanonical(value);
+    return write(value, true);
   } catch (error) {
     // A cycle or an absurdly deep value exhausts the stack; both mean "cannot be hashed".
     if (error instanceof RangeError) {
@@ -59,9 +56,13 @@ export function canonicalize(value: unknown): string {
 
 /**
  * The reference writer: RFC 8785 written out directly, one rule per branch. Same output and
- * same refusals as {@link canonicalize}, slower on V8.
+ * same refusals as {@link canonicalize}.
  */
 export function writeCanonical(value: unknown): string {
+  return write(value, false);
+}
+
+function write(value: unknown, fast: boolean): string {
   switch (typeof value) {
     case 'string':
       return serializeString(value);
@@ -71,28 +72,48 @@ export function writeCanonical(value: unknown): string {
       return value ? 'true' : 'false';
     case 'object':
       if (value === null) return 'null';
-      if (Array.isArray(value)) return writeArray(value);
-      return writeObject(value as Record<string, unknown>);
+      if (Array.isArray(value)) {
+        return fast && value.length >= NATIVE_FROM ? writeNative(value) : writeArray(value, fast);
+      }
+      return writeObject(value as Record<string, unknown>, fast);
     default:
       throw notJson(value);
   }
 }
 
-function writeArray(items: readonly unknown[]): string {
+function writeArray(items: readonly unknown[], fast: boolean): string {
   let out = '[';
-  for (let i = 0; i < items.length; i++) out += (i > 0 ? ',' : '') + writeCanonical(items[i]);
+  for (let i = 0; i < items.length; i++) out += (i > 0 ? ',' : '') + write(items[i], fast);
   return out + ']';
 }
 
-function writeObject(object: Record<string, unknown>): string {
+function writeObject(object: Record<string, unknown>, fast: boolean): string {
   checkPlainObject(object);
+  const keys = Object.keys(object);
+  if (fast && keys.length >= NATIVE_FROM) return writeNative(object);
   let out = '{';
-  let first = true;
-  for (const key of sortKeys(Object.keys(object))) {
-    out += (first ? '' : ',') + serializeString(key) + ':' + writeCanonical(object[key]);
-    first = false;
+  for (const key of sortKeys(keys)) {
+    out += (out.length > 1 ? ',' : '') + serializeString(key) + ':' + write(object[key], fast);
   }
   return out + '}';
+}
+
+/**
+ * The native route: the value with every object's keys in sorted order, written by
+ * `JSON.stringify` — exact, because on finite numbers and well-formed strings it writes what
+ * RFC 8785 asks, and it writes an ordinary object's keys in insertion order. What would break
+ * that (array-index keys, `__proto__`, a lone surrogate) goes back to the reference writer.
+ */
+function writeNative(value: object): string {
+  try {
+    const text = JSON.stringify(inCanonicalOrder(value));
+    // Well-formed JSON.stringify writes a lone surrogate as a `\udxxx` escape, and nothing else
+    // makes that sequence but a literal backslash before "ud": the writer tells them apart.
+    if (!text.includes('\\ud')) return text;
+  } catch (error) {
+    if (error !== NEEDS_WRITER) throw error;
+  }
+  return write(value, false);
 }
 
 /**
@@ -101,21 +122,27 @@ function writeObject(object: Record<string, unknown>): string {
  */
 export function serializeNumber(value: number): string {
   checkNumber(value);
-  // JSON.stringify of a finite number is Number::toString (-0 included), and faster than String.
-  return JSON.stringify(value);
+  // String(x) is Number::toString itself (-0 included), and V8 caches recent results.
+  return String(value);
 }
-
-/** Every character that stands for itself between quotes: printable ASCII but `"` and `\`. */
-const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /**
  * A string as RFC 8785 §3.2.2.2 writes it, quotes included.
  * @throws {UnrepresentableError} for a string holding a lone surrogate.
  */
 export function serializeString(value: string): string {
-  // Most keys and values are printable ASCII: nothing to escape, nothing to check.
-  if (PLAIN_ASCII.test(value)) return '"' + value + '"';
-  checkString(value);
-  // ES2019's well-formed JSON.stringify escapes exactly the RFC 8785 set, with lowercase hex.
-  return JSON.stringify(value);
+  // One pass decides: most strings need no escape at all (non-ASCII included), and only one
+  // with a surrogate needs the well-formedness check.
+  let surrogates = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) {
+      checkString(value);
+      // ES2019's well-formed JSON.stringify escapes exactly the RFC 8785 set, lowercase hex.
+      return JSON.stringify(value);
+    }
+    if (c >= 0xd800 && c <= 0xdfff) surrogates = true;
+  }
+  if (surrogates) checkString(value);
+  return '"' + value + '"';
 }
