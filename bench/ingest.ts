@@ -13,7 +13,7 @@
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -202,7 +202,7 @@ async function main(): Promise<void> {
   ensureBuilt();
   console.log(
     `ingest bench: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up, ` +
-      `node ${process.version}, ${new Date().toISOString()}`,
+      `node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs, ${new Date().toISOString()}`,
   );
   const rows: Row[] = [];
   let profileDir: string | undefined;

@@ -6,12 +6,26 @@
  *   node --import tsx bench/startup.ts [--runs 5] [--calls 200000]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStore } from '../src/store/index.js';
-import { rebuildSql } from '../src/store/metrics/sql.js';
-import { CLI, ensureBuilt, fmt, rssMiB, spawnServer } from './ingest/util.js';
+import { pathToFileURL } from 'node:url';
+import { CLI, ensureBuilt, fmt, ROOT, rssMiB, spawnServer } from './ingest/util.js';
+
+/** The built store, so the database is made by exactly the code the CLI under test runs. */
+async function builtStore(): Promise<{
+  openStore: (path: string) => { db: import('better-sqlite3').Database; close(): void };
+  rebuildSql: () => string;
+}> {
+  const dist = (p: string): string => pathToFileURL(join(ROOT, 'dist', p)).href;
+  const [{ openStore }, { rebuildSql }] = await Promise.all([
+    import(dist('store/index.js')) as Promise<{
+      openStore: (path: string) => { db: import('better-sqlite3').Database; close(): void };
+    }>,
+    import(dist('store/metrics/sql.js')) as Promise<{ rebuildSql: () => string }>,
+  ]);
+  return { openStore, rebuildSql };
+}
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, calls: { type: 'string', default: '200000' } },
@@ -36,7 +50,8 @@ const BODY = JSON.stringify({
 });
 
 /** A database holding `n` calls in 1,000 sessions, derived facts built (the bulk path). */
-function populated(dir: string, n: number): string {
+async function populated(dir: string, n: number): Promise<string> {
+  const { openStore, rebuildSql } = await builtStore();
   const path = join(dir, 'big.db');
   const store = openStore(path);
   const db = store.db;
@@ -92,7 +107,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpulse-startup-'));
   try {
     console.log(
-      `startup bench: ${RUNS} runs each, node ${process.version}, ${new Date().toISOString()}`,
+      `startup bench: ${RUNS} runs each, node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs, ${new Date().toISOString()}`,
     );
     const cases: [string, () => string][] = [
       [
@@ -101,9 +116,9 @@ async function main(): Promise<void> {
       ],
       [
         `existing database, ${fmt(CALLS)} calls`,
-        (() => {
+        await (async () => {
           const t = performance.now();
-          const path = populated(dir, CALLS);
+          const path = await populated(dir, CALLS);
           console.log(
             `  (built the ${fmt(CALLS)}-call database in ${fmt((performance.now() - t) / 1000, 1)} s)`,
           );
