@@ -161,28 +161,66 @@ describe('deep and wide', () => {
   });
 });
 
-describe('the fast path and the reference writer', () => {
-  it('give identical output on random values', () => {
+describe('the native route and the reference writer', () => {
+  /** Containers big enough (8+ members) that canonicalize takes the native route. */
+  const big = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 0 }),
+      tie('array'),
+      tie('object'),
+    ),
+    array: fc.array(tie('value'), { minLength: 6, maxLength: 14 }),
+    object: fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 6 }), tie('value'), {
+      minKeys: 6,
+      maxKeys: 14,
+    }),
+  })).value;
+
+  it('give identical output on random values, small and big', () => {
     fc.assert(
-      fc.property(json, (value) => {
+      fc.property(fc.oneof(json, big), (value) => {
         expect(canonicalize(value)).toBe(writeCanonical(value));
       }),
       { numRuns: 3000, seed: 2 },
     );
   });
 
-  it('agree on the cases the fast path hands over (index keys, __proto__, backslash-ud)', () => {
+  it('agree where the native route hands back (index keys, __proto__, backslash-ud), at any size', () => {
+    const pad = (o: Record<string, unknown>) => ({
+      ...o,
+      p1: 1,
+      p2: 2,
+      p3: 3,
+      p4: 4,
+      p5: 5,
+      p6: 6,
+      p7: 7,
+      p8: 8,
+    });
     const values = [
       { 0: 'a', b: 'c' },
+      pad({ 10: 'a', 9: 'b', '': 'c' }),
       JSON.parse('{"__proto__":1,"z":[1]}') as unknown,
+      pad(JSON.parse('{"__proto__":{"x":1}}') as Record<string, unknown>),
       { s: 'x\\udead' },
+      pad({ s: 'x\\udead', t: ['\\ud800', 'é'] }),
       [{ 1: [{ 2: 3 }] }],
+      Array.from({ length: 20 }, (_, i) => ({ [String(i)]: i, k: [i] })),
     ];
     for (const value of values) expect(canonicalize(value)).toBe(writeCanonical(value));
+    expect(() => canonicalize(pad({ s: '\ud800' }))).toThrow(UnrepresentableError);
+    expect(() => canonicalize(Array.from({ length: 9 }, () => '\udc00'))).toThrow(
+      UnrepresentableError,
+    );
   });
 
   it('never mutate or reorder the input', () => {
-    const value = { b: [{ d: 1, c: 2 }], a: { z: 1, y: 2 } };
+    const value = {
+      b: [{ d: 1, c: 2 }],
+      a: { z: 1, y: 2 },
+      l: Array.from({ length: 9 }, (_, i) => ({ y: i, x: i })),
+    };
     const before = JSON.stringify(value);
     canonicalize(value);
     writeCanonical(value);
