@@ -334,6 +334,11 @@ const cases: [string, () => unknown, boolean][] = [
     false,
   ],
   [
+    'time series, 30 days by local day (tz=+120)',
+    route('GET /api/timeseries', '/api/timeseries?bucket=day&tz=120'),
+    false,
+  ],
+  [
     'time series, last 24 h by hour',
     route('GET /api/timeseries', `/api/timeseries?bucket=hour&from=${lastDay}`),
     false,

@@ -140,3 +140,13 @@ export function valueAtRank(
   }
   return null;
 }
+
+/** Octave of a duration (its bit length): 0 for 0 ms, then [2^(b−1), 2^b). Coarse locating. */
+export function octave(ms: number): number {
+  const d = Math.max(0, Math.floor(ms));
+  return d < 2 ** 31 ? 32 - Math.clz32(d) : Math.floor(Math.log2(d)) + 1;
+}
+
+/** `[lo, hi)` of an octave. */
+export const octaveRange = (b: number): [number, number] =>
+  b <= 0 ? [0, 1] : [2 ** (b - 1), 2 ** b];

@@ -9,6 +9,8 @@ import {
   histogramOf,
   latencyBucketIndex,
   locateRank,
+  octave,
+  octaveRange,
   p95Label,
   percentileFromCounts,
   percentiles,
@@ -250,6 +252,16 @@ describe('latency', () => {
     expect((hi - lo) / lo).toBeLessThanOrEqual(1 / 16);
     expect(fineBucket(32)).toBe(32);
     expect(fineBucketRange(32)).toEqual([32, 34]);
+  });
+  it('octaves: bit length, integer-only', () => {
+    expect([0, 1, 2, 3, 4, 1023, 1024, 86_400_000].map(octave)).toEqual([
+      0, 1, 2, 2, 3, 10, 11, 27,
+    ]);
+    expect([0, 1, 11].map(octaveRange)).toEqual([
+      [0, 1],
+      [1, 2],
+      [1024, 2048],
+    ]);
   });
   it('locating a rank in a coarse histogram then reading the bucket gives the exact value', () => {
     const values = [1, 2, 3, 40, 41, 42, 43, 900, 901, 5000];

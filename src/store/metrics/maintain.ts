@@ -11,7 +11,7 @@
 import type Database from 'better-sqlite3';
 import { outcomeClass } from '../../metrics/aggregate.js';
 import { RETRY_WINDOW_MS, SLOW_CALL_MS } from '../../metrics/constants.js';
-import { fineBucket, latencyBucketIndex } from '../../metrics/latency.js';
+import { fineBucket, latencyBucketIndex, octave } from '../../metrics/latency.js';
 import {
   firstCallSuccess,
   LINK,
@@ -344,7 +344,7 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       durations.add([r.project_id, r.duration_ms], [1], 1);
       latency.add([r.project_id, r.tool_name, fb], [1], 1);
       latency.add([r.project_id, '', fb], [1], 1);
-      latencyHourly.add([r.project_id, utcHour(r.started_ms), fb], [1], 1);
+      latencyHourly.add([r.project_id, utcHour(r.started_ms), octave(r.duration_ms)], [1], 1);
     };
     for (const t of touched.values()) {
       const r = t.row;

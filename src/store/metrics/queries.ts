@@ -7,8 +7,9 @@ import type Database from 'better-sqlite3';
 import type { StatRow } from '../../metrics/aggregate.js';
 import { DAY_MS, HOUR_MS } from '../../metrics/constants.js';
 import {
-  fineBucket,
   fineBucketRange,
+  octave,
+  octaveRange,
   locateRank,
   mergeHistograms,
   percentiles as percentilesOf,
@@ -219,6 +220,7 @@ function pick(
   fine: readonly (readonly [number, number])[],
   valuesIn: (lo: number, hi: number) => [number, number][],
   ps: readonly number[] = [0.5, 0.95, 0.99],
+  rangeOf: (bucket: number) => [number, number] = fineBucketRange,
 ): Percentiles {
   const out: Percentiles = { ...NO_PERCENTILES };
   const cache = new Map<number, [number, number][]>();
@@ -228,7 +230,7 @@ function pick(
     if (!at) continue;
     let values = cache.get(at.bucket);
     if (!values) {
-      const [lo, hi] = fineBucketRange(at.bucket);
+      const [lo, hi] = rangeOf(at.bucket);
       cache.set(at.bucket, (values = mergeHistograms([valuesIn(lo, hi)])));
     }
     out[key] = valueAtRank(values, at.rank);
@@ -498,7 +500,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       for (const k of keys) {
         const edges = edgeValues.get(k) ?? [];
         const counts = new Map(fine.get(k) ?? []);
-        for (const [d, n] of edges) counts.set(fineBucket(d), (counts.get(fineBucket(d)) ?? 0) + n);
+        for (const [d, n] of edges) counts.set(octave(d), (counts.get(octave(d)) ?? 0) + n);
         const hist = [...counts.entries()].sort((x, y) => x[0] - y[0]);
         const v = pick(
           hist,
@@ -513,6 +515,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
             return vals;
           },
           [0.95],
+          octaveRange,
         ).p95_ms;
         if (v !== null) out.set(k, v);
       }

@@ -46,6 +46,13 @@ export const FINE_BUCKET_SQL = (col: string): string => {
   return `CASE WHEN ${col} < 32 THEN ${col} ${steps.join(' ')} ELSE 0 END`;
 };
 
+/** Octave (bit length) of a duration column, matching `octave()` in src/metrics/latency.ts. */
+export const OCTAVE_SQL = (col: string): string => {
+  const steps: string[] = [];
+  for (let b = 1; b <= 48; b++) steps.push(`WHEN ${col} < ${2 ** b} THEN ${b}`);
+  return `CASE WHEN ${col} < 1 THEN 0 ${steps.join(' ')} ELSE 49 END`;
+};
+
 /** `day_ms` of the all-time rows kept beside the daily ones (never a real day start). */
 export const ALL_TIME = -1;
 
@@ -147,7 +154,7 @@ INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units)
 SELECT project_id, ${HOUR_SQL('started_ms')}, ${OC_SQL()}, link, count(*), sum(response_bytes)
 FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;
 INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n)
-SELECT project_id, ${HOUR_SQL('started_ms')}, ${FINE_BUCKET_SQL('duration_ms')}, count(*)
+SELECT project_id, ${HOUR_SQL('started_ms')}, ${OCTAVE_SQL('duration_ms')}, count(*)
 FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;
 INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
                               ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links,

@@ -132,7 +132,8 @@ CREATE TABLE metrics_hourly (
   PRIMARY KEY (project_id, hour_ms, oc, link)
 ) STRICT, WITHOUT ROWID;
 
--- Fine latency buckets per hour (all tools), for exact p95 per time bucket.
+-- Latency octaves (bit length of the duration) per hour, all tools: where each time bucket's
+-- p95 rank falls, before reading that octave's calls in the bucket exactly.
 CREATE TABLE metrics_latency_hourly (
   project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
   hour_ms    INTEGER NOT NULL,
