@@ -200,6 +200,13 @@ const SCHEMA_OF_SESSION = (p: string, s: string) =>
      FROM startups st INDEXED BY startups_by_session WHERE st.project_id = ${p} AND st.session_id = ${s}
      ORDER BY st.id DESC LIMIT 1)`;
 
+/**
+ * Below this share of a project's calls, a time range is read through `calls_by_time` and
+ * grouped in a temporary b-tree (~2 µs a row); above it, one ordered scan of a whole-project
+ * index (~0.4 µs an entry with its groups, no sorting) is cheaper. Measured on the bench data.
+ */
+const TIME_INDEX_SHARE = 0.2;
+
 /** Bucket start of a millisecond column, for buckets of `widthMs` aligned at `offsetMs`. */
 const bucketSql = (col: string, widthMs: number, offsetMs: number): string =>
   `((${col} + ${offsetMs}) - ((((${col} + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
@@ -294,7 +301,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
   function narrowIndex(p: number, f: CallFilter, bySession = false): string {
     if (f.session !== undefined) return '';
     if (f.tool !== undefined) return 'INDEXED BY calls_by_tool_duration';
-    if ((f.from !== undefined || f.to !== undefined) && timeShare(p, f) < 0.25) {
+    if ((f.from !== undefined || f.to !== undefined) && timeShare(p, f) < TIME_INDEX_SHARE) {
       return 'INDEXED BY calls_by_time';
     }
     return bySession ? 'INDEXED BY calls_by_session_tool' : 'INDEXED BY calls_by_tool_duration';
