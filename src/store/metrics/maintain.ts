@@ -23,6 +23,11 @@ import { sizeBucket } from '../../metrics/sizes.js';
 import { utcDay, utcHour } from '../../metrics/time.js';
 import { ALL_TIME, rebuildSql } from './sql.js';
 
+// Neighbour lookups are written `started_ms <= ? AND (started_ms < ? OR id < ?)` rather than
+// `(started_ms < ? OR (started_ms = ? AND id < ?))`: same meaning, but SQLite can only turn the
+// first into an index range, so a lookup costs the same in a session of ten calls or ten
+// thousand (docs/benchmarks.md, "Where the time goes").
+
 /** A call row with its stored facts. */
 interface Row {
   id: number;
@@ -115,24 +120,30 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
   const anchorOf = db.prepare<[number, string, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
      WHERE project_id = ? AND session_id = ? AND tool_name = ?
-       AND (started_ms < ? OR (started_ms = ? AND id < ?))
+       AND started_ms <= ? AND (started_ms < ? OR id < ?)
      ORDER BY started_ms DESC, id DESC LIMIT 1`,
   );
   const groupFrom = db.prepare<[number, string, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
      WHERE project_id = ? AND session_id = ? AND tool_name = ?
-       AND (started_ms > ? OR (started_ms = ? AND id >= ?))
+       AND started_ms >= ? AND (started_ms > ? OR id >= ?)
      ORDER BY started_ms, id`,
   );
   const sessionPrev = db.prepare<[number, string, number, number, number], { tool_name: string }>(
     `SELECT tool_name FROM calls INDEXED BY calls_by_session
-     WHERE project_id = ? AND session_id = ? AND (started_ms < ? OR (started_ms = ? AND id < ?))
+     WHERE project_id = ? AND session_id = ? AND started_ms <= ? AND (started_ms < ? OR id < ?)
      ORDER BY started_ms DESC, id DESC LIMIT 1`,
   );
   const sessionNext = db.prepare<[number, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
-     WHERE project_id = ? AND session_id = ? AND (started_ms > ? OR (started_ms = ? AND id > ?))
+     WHERE project_id = ? AND session_id = ? AND started_ms >= ? AND (started_ms > ? OR id > ?)
      ORDER BY started_ms, id LIMIT 1`,
+  );
+  const sessionSpan = db.prepare<[number, string, number, number, number, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
+     WHERE project_id = ? AND session_id = ? AND started_ms >= ? AND (started_ms > ? OR id >= ?)
+       AND started_ms <= ?
+     ORDER BY started_ms, id`,
   );
   const chainPrefix = db.prepare(
     `UPDATE calls SET chain = 1
@@ -269,14 +280,34 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     // 1. Same-tool links, first-call success, runs, chains.
     for (const group of groups.values()) recomputeGroup(group, touched, touch);
 
-    // 2. Session order across tools: each new call's predecessor, and its successor's.
+    // 2. Session order across tools: every call from the first new one to the last new one
+    //    (in order, old and new), the call before them and the call after.
     for (const list of sessions.values()) {
-      for (const c of list) {
-        const p = sessionPrev.get(c.project_id, c.session_id, c.started_ms, c.started_ms, c.id);
-        touched.get(c.id)!.next.prev_tool = p?.tool_name ?? null;
-        const n = sessionNext.get(c.project_id, c.session_id, c.started_ms, c.started_ms, c.id);
-        if (n && !ids.has(n.id)) touch(n).next.prev_tool = c.tool_name;
+      const first = list[0]!;
+      const last = list.at(-1)!;
+      const { project_id: p, session_id: s } = first;
+      let prevTool =
+        sessionPrev.get(p, s, first.started_ms, first.started_ms, first.id)?.tool_name ?? null;
+      let prevIsNew = false;
+      for (const row of sessionSpan.iterate(
+        p,
+        s,
+        first.started_ms,
+        first.started_ms,
+        first.id,
+        last.started_ms,
+      )) {
+        if (ids.has(row.id)) {
+          touched.get(row.id)!.next.prev_tool = prevTool;
+          prevIsNew = true;
+        } else {
+          if (prevIsNew) touch(row).next.prev_tool = prevTool;
+          prevIsNew = false;
+        }
+        prevTool = row.tool_name;
       }
+      const n = sessionNext.get(p, s, last.started_ms, last.started_ms, last.id);
+      if (n && !ids.has(n.id)) touch(n).next.prev_tool = last.tool_name;
     }
 
     // 3. Write facts and move contributions.

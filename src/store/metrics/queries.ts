@@ -981,7 +981,7 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
         const before = page.before
-          ? ' AND (started_ms < @bms OR (started_ms = @bms AND id < @bid))'
+          ? ' AND started_ms <= @bms AND (started_ms < @bms OR id < @bid)'
           : '';
         out.push(
           ...all<FactRow>(
