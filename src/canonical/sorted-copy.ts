@@ -57,15 +57,10 @@ function arrayInOrder(items: readonly unknown[]): readonly unknown[] {
 
 function objectInOrder(object: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(object);
-  let sorted = true;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (isArrayIndex(key) || key === '__proto__') throw NEEDS_WRITER;
-    if (i > 0 && keys[i - 1]! > key) sorted = false;
-  }
-  if (!sorted) {
+  const { order } = planFor(keys);
+  if (order !== null) {
     const copy: Record<string, unknown> = {};
-    for (const key of sortKeys(keys)) copy[key] = inCanonicalOrder(object[key]);
+    for (const key of order) copy[key] = inCanonicalOrder(object[key]);
     return copy;
   }
   // Already in order: copy only if something below had to change.
@@ -82,6 +77,44 @@ function objectInOrder(object: Record<string, unknown>): Record<string, unknown>
     }
   }
   return copy ?? object;
+}
+
+/** What to do with objects that have exactly these keys, in this order. */
+interface Plan {
+  keys: readonly string[];
+  /** The keys sorted, or `null` when they already are. */
+  order: readonly string[] | null;
+}
+
+/**
+ * Plans by first key. Arguments are mostly arrays of same-shaped records, so the plan for the
+ * last object with a given first key usually fits the next one, and sorting and checking its
+ * keys again is skipped. Bounded, so a long-lived process hashing varied shapes stays small.
+ */
+const plans = new Map<string, Plan>();
+
+function planFor(keys: string[]): Plan {
+  const first = keys[0];
+  const known = first === undefined ? undefined : plans.get(first);
+  if (known !== undefined && sameKeys(known.keys, keys)) return known;
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (isArrayIndex(key) || key === '__proto__') throw NEEDS_WRITER;
+    if (i > 0 && keys[i - 1]! > key) sorted = false;
+  }
+  const plan: Plan = { keys, order: sorted ? null : sortKeys([...keys]) };
+  if (first !== undefined) {
+    if (plans.size >= 256) plans.clear();
+    plans.set(first, plan);
+  }
+  return plan;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether `key` is an array index (a canonical integer below 2^32 − 1). */
