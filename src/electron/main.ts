@@ -48,7 +48,7 @@ function setupContentGuards(appOrigin: string): void {
 
 /** Starts the embedded server on the usual port, so SDKs at localhost:7857 just work. */
 async function setupServer(): Promise<string> {
-  store = openStore(join(app.getPath('userData'), 'devtools.db'));
+  store = openStore(join(app.getPath('userData'), 'devtools.db'), { backgroundCheckpoints: true });
   try {
     server = await startServer({ store, port: defaultPort() });
     return server.url;

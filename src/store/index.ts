@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
+import { startCheckpointer } from './checkpointer.js';
 import { createDerivedMaintainer } from './derived.js';
 import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
@@ -29,6 +30,11 @@ export interface Store {
 export interface OpenStoreOptions {
   /** Open read-only (reports, exports): no migrations, no writes. */
   readonly?: boolean;
+  /**
+   * Checkpoint the WAL from a worker thread instead of inside whichever commit crosses the
+   * threshold — for the long-running server, where that commit is an SDK's request.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /**
@@ -49,6 +55,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     db.pragma('foreign_keys = ON');
     migrate(db);
   }
+  const checkpointer =
+    options.backgroundCheckpoints && !options.readonly ? startCheckpointer(path) : null;
+  if (checkpointer) db.pragma('wal_autocheckpoint = 0');
   const writeBatch = options.readonly
     ? () => {
         throw new Error('store opened read-only');
@@ -59,6 +68,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     db,
     read: createReader(db),
     writeBatch,
-    close: () => db.close(),
+    close: () => {
+      checkpointer?.stop();
+      db.close();
+    },
   };
 }

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import type { BatchRecord } from '../../src/store/index.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function record(i: number): BatchRecord {
+  return {
+    keySha256: 'f'.repeat(64),
+    keyPrefix: 'mp_live_ckpt',
+    receivedMs: Date.now(),
+    status: 202,
+    bodyBytes: 100,
+    userAgent: null,
+    error: null,
+    startups: [],
+    rejections: [],
+    calls: Array.from({ length: 30 }, (_, j) => ({
+      payload: {
+        v: 1 as const,
+        type: 'call' as const,
+        session_id: `s_${i}`,
+        client_name: 'c',
+        tool_name: `tool_${j % 5}`,
+        started_at: new Date(1_800_000_000_000 + i * 1000 + j).toISOString(),
+        duration_ms: j,
+        outcome: 'ok' as const,
+        response_bytes: 10,
+        is_empty: false,
+        args_hash: (i * 100 + j).toString(16).padStart(12, '0'),
+      },
+      startedMs: 1_800_000_000_000 + i * 1000 + j,
+      extra: null,
+    })),
+  };
+}
+
+describe('background WAL checkpoints', () => {
+  it('moves the WAL into the database from a worker, with auto-checkpoint off on the writer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));
+    dirs.push(dir);
+    const path = join(dir, 'devtools.db');
+    const store = openStore(path, { backgroundCheckpoints: true });
+    try {
+      expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const before = statSync(path).size;
+      for (let i = 0; i < 60; i++) store.writeBatch(record(i));
+      // Nothing on the writer copies pages back: the database file has not grown yet…
+      expect(statSync(path).size).toBe(before);
+      // …until the worker's next passive checkpoint does.
+      const deadline = Date.now() + 10_000;
+      while (statSync(path).size === before && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(statSync(path).size).toBeGreaterThan(before);
+      expect(store.read.counts().calls).toBe(1800);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('is off by default: short-lived commands keep SQLite auto-checkpointing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));
+    dirs.push(dir);
+    const store = openStore(join(dir, 'devtools.db'));
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    store.close();
+  });
+});
