@@ -91,9 +91,11 @@ function writeObject(object: Record<string, unknown>, fast: boolean): string {
   checkPlainObject(object);
   const keys = Object.keys(object);
   if (fast && keys.length >= NATIVE_FROM) return writeNative(object);
+  sortKeys(keys);
   let out = '{';
-  for (const key of sortKeys(keys)) {
-    out += (out.length > 1 ? ',' : '') + serializeString(key) + ':' + write(object[key], fast);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    out += (i > 0 ? ',' : '') + serializeString(key) + ':' + write(object[key], fast);
   }
   return out + '}';
 }
