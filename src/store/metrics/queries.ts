@@ -310,23 +310,60 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
   /** Stat rows from raw calls in `span` (any filter). */
   function rawStats(p: number, f: CallFilter, span: Span): StatRow[] {
     const w = conditions(f, RAW, span);
-    return all<StatRow>(
-      `SELECT tool_name AS tool, client_name AS client, ${OC_SQL()} AS oc, link, ${HEAD_SQL()} AS head,
-              count(*) AS calls, sum(response_bytes) AS units, sum(duration_ms) AS duration, ${LATENCY_SUMS_SQL()}
+    return statRows(
+      `SELECT tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()}, count(*), sum(response_bytes),
+              sum(duration_ms), ${LATENCY_SUMS_SQL()}
        FROM calls WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5`,
       { ...w.params, projectId: p },
     );
   }
 
-  /** Stat rows from the daily rollup for whole days in `span`. */
+  /** Stat rows from the daily rollup for whole days in `span`, or its all-time rows. */
   function dailyStats(p: number, f: CallFilter, span: Span): StatRow[] {
     const w = rollupConditions(f, { tool: 'tool_name', client: 'client_name' }, span);
-    return all<StatRow>(
-      `SELECT tool_name AS tool, client_name AS client, oc, link, head, sum(calls) AS calls, sum(units) AS units,
-              sum(duration) AS duration, sum(l0) AS l0, sum(l1) AS l1, sum(l2) AS l2, sum(l3) AS l3
-       FROM metrics_daily WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
+    // All-time rows are already one per key; whole days are summed per key.
+    const allTime = span.from === undefined && span.to === undefined;
+    return statRows(
+      allTime
+        ? `SELECT tool_name, client_name, oc, link, head, calls, units, duration, l0, l1, l2, l3
+           FROM metrics_daily WHERE ${w.sql} AND calls > 0`
+        : `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
+                  sum(l0), sum(l1), sum(l2), sum(l3)
+           FROM metrics_daily WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
       { ...w.params, projectId: p },
     );
+  }
+
+  /** Runs a stat query in raw mode (several times faster than row objects) and names columns. */
+  function statRows(sql: string, params: Params): StatRow[] {
+    const rows = prepare(sql).raw().all(params) as [
+      string,
+      string,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ][];
+    return rows.map(([tool, client, oc, link, head, calls, units, duration, l0, l1, l2, l3]) => ({
+      tool,
+      client,
+      oc,
+      link,
+      head,
+      calls,
+      units,
+      duration,
+      l0,
+      l1,
+      l2,
+      l3,
+    }));
   }
 
   /** Splits work between the rollup (whole days) and raw calls (edges, session filters). */
