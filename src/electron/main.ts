@@ -7,7 +7,8 @@ import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import { join } from 'node:path';
 import { defaultPort } from '../cli/paths.js';
 import { PortInUseError, startServer, type RunningServer } from '../server/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { openDbForCli } from '../cli/open-db.js';
+import type { Store } from '../store/index.js';
 import { allowPermission, linkDisposition, SECURE_WEB_PREFERENCES } from './policy.js';
 
 let server: RunningServer | undefined;
@@ -48,7 +49,12 @@ function setupContentGuards(appOrigin: string): void {
 
 /** Starts the embedded server on the usual port, so SDKs at localhost:7857 just work. */
 async function setupServer(): Promise<string> {
-  store = openStore(join(app.getPath('userData'), 'devtools.db'), { backgroundCheckpoints: true });
+  // The same checks as `serve`: one line on a locked, read-only, full or corrupted file, and
+  // refusal when another mcpulse-devtools already serves this database.
+  store = openDbForCli(join(app.getPath('userData'), 'devtools.db'), {
+    instanceLock: true,
+    backgroundCheckpoints: true,
+  });
   try {
     server = await startServer({ store, port: defaultPort() });
     return server.url;

@@ -45,17 +45,20 @@ export function hostAllowed(
 
 /**
  * Is this `Origin` (if any) one of ours? Server-side SDKs send no Origin; our own pages send
- * their own origin, whose host passes {@link hostAllowed}.
+ * their own origin: a name that passes {@link hostAllowed}, on the port we listen on — so a
+ * dev server on another localhost port cannot post here from its pages either.
  */
-export function originAllowed(origin: string | undefined, policy: HostPolicy): boolean {
+export function originAllowed(
+  origin: string | undefined,
+  policy: HostPolicy,
+  port: number,
+): boolean {
   if (origin === undefined) return true;
   try {
     const url = new URL(origin);
-    if (url.protocol !== 'http:') return false;
+    if (url.protocol !== 'http:' || Number(url.port || 80) !== port) return false;
     const name = url.hostname.toLowerCase();
-    return (
-      isLoopbackName(name) || isLoopbackName(`[${name}]`) || policy.allowedHosts.includes(name)
-    );
+    return isLoopbackName(name) || policy.allowedHosts.includes(name);
   } catch {
     return false;
   }

@@ -153,7 +153,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     }
     if (
-      !originAllowed(req.headers.origin, policy) ||
+      !originAllowed(req.headers.origin, policy, info.port) ||
       req.headers['sec-fetch-site'] === 'cross-site'
     ) {
       return sendJson(res, 403, { error: 'cross-origin requests are not allowed' });

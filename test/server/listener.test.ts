@@ -70,7 +70,7 @@ describe('DNS rebinding and cross-site guards', () => {
     },
   );
 
-  it('refuses a foreign Origin and cross-site fetch metadata, and sends no CORS headers', async () => {
+  it('refuses a foreign Origin (another site or another local port) and cross-site fetch metadata, and sends no CORS headers', async () => {
     const foreign = await rawGet('/api/status', {
       host: 'localhost',
       origin: 'https://evil.example',
@@ -79,6 +79,14 @@ describe('DNS rebinding and cross-site guards', () => {
     expect(
       (await rawGet('/api/status', { host: 'localhost', 'sec-fetch-site': 'cross-site' })).status,
     ).toBe(403);
+    const port = t.server.info.port;
+    const otherPort = await rawGet('/api/status', {
+      host: 'localhost',
+      origin: `http://localhost:${port + 1}`,
+    });
+    expect(otherPort.status).toBe(403);
+    const v6 = await rawGet('/api/status', { host: 'localhost', origin: `http://[::1]:${port}` });
+    expect(v6.status).toBe(200);
     const own = await fetch(`${t.url}/api/status`, { headers: { origin: t.url } });
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBeNull();
