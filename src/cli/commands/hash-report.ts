@@ -9,6 +9,7 @@ import {
   type Diagnostic,
   type Language,
   type Rendering,
+  type SdkEffect,
 } from '../../canonical/node.js';
 
 const EVIDENCE_NOTE: Record<Rendering['evidence'], string> = {
@@ -58,8 +59,8 @@ export function formatReport(analysis: Analysis): string {
         `  ${d.severity.padEnd(7)} ${d.code} at ${where} (line ${d.line}, column ${d.column})`,
       );
       lines.push(`          ${d.message}`);
-      for (const { sdk, effect } of d.affects)
-        lines.push(`          ${(sdk + ':').padEnd(8)}${effect}`);
+      for (const [effect, sdks] of groupByEffect(d.affects))
+        lines.push(`          ${sdks.join(', ')}: ${effect}`);
       if (d.more) lines.push(`          … and ${d.more} more like this`);
     }
   }
@@ -80,4 +81,15 @@ export function formatReport(analysis: Analysis): string {
     }
   }
   return lines.join('\n') + '\n';
+}
+
+/** SDKs that share an effect, listed once together, in the order they first appear. */
+function groupByEffect(affects: SdkEffect[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const { sdk, effect } of affects) {
+    const sdks = groups.get(effect);
+    if (sdks) sdks.push(sdk);
+    else groups.set(effect, [sdk]);
+  }
+  return groups;
 }
