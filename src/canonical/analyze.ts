@@ -39,13 +39,28 @@ export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
   let value: unknown;
   let canonical: string | null = null;
   let failure: string | undefined;
+  let tooDeep = false;
   try {
     value = toValue(ast);
     canonical = canonicalize(value);
   } catch (error) {
+    // Both the value and its canonical form are built recursively, like any JavaScript SDK's:
+    // past a few thousand levels the stack runs out, and TS cannot hash it either.
+    tooDeep =
+      error instanceof RangeError ||
+      (error instanceof UnrepresentableError && /too deep/.test(error.message));
     if (error instanceof UnrepresentableError) failure = error.message;
     else if (error instanceof RangeError) failure = 'nesting too deep to canonicalize';
     else throw error;
+  }
+  const diagnostics = diagnose(ast, text, depth);
+  if (tooDeep) {
+    diagnostics
+      .find((d) => d.code === 'nesting-depth')
+      ?.affects.unshift({
+        sdk: 'ts',
+        effect: 'the JavaScript stack runs out first: cannot hash, 000000000000',
+      });
   }
   return {
     value,
@@ -54,7 +69,7 @@ export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
     canonical,
     argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hash),
     ...(failure === undefined ? {} : { failure }),
-    diagnostics: diagnose(ast, text, depth),
+    diagnostics,
     languages: renderLanguages(ast, hash),
   };
 }

@@ -114,7 +114,10 @@ describe('diagnostics', () => {
       'ruby',
       'rust',
     ]);
-    expect(only(nested(100_000), 'nesting-depth').message).toMatch(/nested 100000 deep/);
+    const abyss = only(nested(100_000), 'nesting-depth');
+    expect(abyss.message).toMatch(/nested 100000 deep/);
+    expect(effect(abyss, 'ts')).toMatch(/stack runs out/);
+    expect(effect(deep, 'ts')).toBeUndefined();
   });
 
   it('top-level-null: TS hashes null, the others {}', () => {
