@@ -1,6 +1,7 @@
 /**
- * The fast way to RFC 8785 on V8: put every object's keys in sorted order (copying only the
- * objects and arrays that need it), then let the native `JSON.stringify` write the result.
+ * The native route `canonicalize` takes for big containers: put every object's keys in sorted
+ * order (copying only the objects and arrays that need it), then let the native
+ * `JSON.stringify` write the result as one flat string.
  *
  * Why that is exact: on a finite number or a well-formed string, `JSON.stringify` writes what
  * RFC 8785 asks for; it adds no whitespace when given no indent; and it writes an ordinary
