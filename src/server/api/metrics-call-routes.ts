@@ -1,0 +1,105 @@
+/** The calls behind any number: metric conditions on stored per-call facts, keyset-paged. */
+import { OUTCOME_CLASSES } from '../../metrics/aggregate.js';
+import { LATENCY_BUCKETS } from '../../metrics/latency.js';
+import { LINK } from '../../metrics/links.js';
+import { callView } from '../../metrics/report.js';
+import { SIZE_BUCKET_COUNT } from '../../metrics/sizes.js';
+import { metricsOf } from '../../store/metrics/queries.js';
+import { intParam } from './router.js';
+import { bool, echo, limitOf } from './metrics-params.js';
+import { ApiError, type RouteMap } from './types.js';
+
+/** Metric conditions for the calls behind a number (`GET /api/metrics/calls`). */
+function callConditions(q: URLSearchParams): {
+  sql: string;
+  params: Record<string, string | number>;
+} {
+  const parts: string[] = [];
+  const params: Record<string, string | number> = {};
+  const outcome = q.get('outcome');
+  if (outcome) {
+    const i = (OUTCOME_CLASSES as readonly string[]).indexOf(outcome);
+    if (i < 0)
+      throw new ApiError(
+        400,
+        `outcome: expected one of ${OUTCOME_CLASSES.join(', ')}, received '${outcome}'`,
+      );
+    parts.push(
+      [
+        "outcome = 'ok' AND is_empty = 0",
+        "outcome = 'ok' AND is_empty = 1",
+        "outcome = 'bad_args'",
+        "outcome = 'tool_error'",
+        "outcome = 'crashed'",
+      ][i]!,
+    );
+  }
+  if (q.get('errors') === 'true') parts.push("outcome <> 'ok'");
+  const flags: [string, string][] = [
+    ['first_call_success', 'fcs = 1'],
+    ['retried', `link = ${LINK.retry}`],
+    ['repeated', `link = ${LINK.repeat}`],
+    ['unknown_link', `link = ${LINK.unknown}`],
+    ['retry_of_previous', `prev_link = ${LINK.retry}`],
+    ['in_chain', 'chain = 1'],
+  ];
+  for (const [name, sql] of flags) {
+    const v = bool(q, name);
+    if (v !== undefined) parts.push(v ? sql : `NOT (${sql})`);
+  }
+  const latency = q.get('latency');
+  if (latency) {
+    const i = LATENCY_BUCKETS.findIndex((b) => b.key === latency);
+    if (i < 0)
+      throw new ApiError(
+        400,
+        `latency: expected one of ${LATENCY_BUCKETS.map((b) => b.key).join(', ')}`,
+      );
+    const lo = [0, 100, 500, 2000][i]!;
+    const hi = [100, 500, 2000, null][i];
+    parts.push(
+      hi === null || hi === undefined
+        ? `duration_ms >= ${lo}`
+        : `duration_ms >= ${lo} AND duration_ms < ${hi}`,
+    );
+  }
+  const size = intParam(q, 'size_bucket');
+  if (size !== undefined) {
+    if (size >= SIZE_BUCKET_COUNT)
+      throw new ApiError(400, `size_bucket: expected 0–${SIZE_BUCKET_COUNT - 1}`);
+    parts.push('size_bucket = @size_bucket');
+    params.size_bucket = size;
+  }
+  const fromTool = q.get('from_tool');
+  if (fromTool) {
+    parts.push('prev_tool = @from_tool');
+    params.from_tool = fromTool;
+  }
+  const chain = intParam(q, 'chain');
+  if (chain !== undefined) {
+    parts.push('chain = 1 AND run_id = @chain');
+    params.chain = chain;
+  }
+  return { sql: parts.join(' AND '), params };
+}
+/** `/api/metrics/calls`. */
+export const metricsCallRoutes: RouteMap = {
+  'GET /api/metrics/calls': ({ store, filter, query }) => {
+    const m = metricsOf(store);
+    const limit = limitOf(query, 100, 1000);
+    const cursor = query.get('cursor');
+    let before: { ms: number; id: number } | undefined;
+    if (cursor) {
+      const m2 = /^(-?\d+):(\d+)$/.exec(cursor);
+      if (!m2) throw new ApiError(400, 'cursor: expected the next_cursor of the previous page');
+      before = { ms: Number(m2[1]), id: Number(m2[2]) };
+    }
+    const rows = m.calls(filter, callConditions(query), { limit, before });
+    const last = rows.at(-1);
+    return {
+      calls: rows.map((r) => callView(r)),
+      next_cursor: rows.length === limit && last ? `${last.started_ms}:${last.id}` : null,
+      filter: echo(filter),
+    };
+  },
+};

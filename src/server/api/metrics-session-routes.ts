@@ -1,0 +1,158 @@
+/** Session routes: the sessions list, one session in full, and two sessions compared. */
+import { rate } from '../../metrics/aggregate.js';
+import {
+  chainViews,
+  latencyOfCalls,
+  sessionCallViews,
+  toolBreakdown,
+} from '../../metrics/report.js';
+import { costUsd, tokensOf } from '../../metrics/sizes.js';
+import {
+  metricsOf,
+  type MetricsQueries,
+  type SessionRow,
+  type SessionSort,
+} from '../../store/metrics/queries.js';
+import { intParam } from './router.js';
+import { echo, iso, limitOf, oneOf, price } from './metrics-params.js';
+import { ApiError, type RouteMap } from './types.js';
+
+const SESSION_SORTS: readonly SessionSort[] = [
+  'last_seen',
+  'first_seen',
+  'duration',
+  'calls',
+  'first_call_success',
+  'retries',
+  'chains',
+  'errors',
+  'units',
+  'cost',
+];
+
+/** One sessions-list row as the API shows it. */
+function sessionView(r: SessionRow, usdPerMillion: number) {
+  const outcomes = {
+    ok: r.ok,
+    empty: r.empty,
+    bad_args: r.bad_args,
+    tool_error: r.tool_error,
+    crashed: r.crashed,
+  };
+  const schema = r.schema_bytes ?? 0;
+  const errors = r.bad_args + r.tool_error + r.crashed;
+  return {
+    id: r.session_id,
+    project_id: r.project_id,
+    clients: r.clients,
+    first_seen: iso(r.first_ms),
+    last_seen: iso(r.last_ms),
+    first_seen_ms: r.first_ms,
+    last_seen_ms: r.last_ms,
+    /** First call's start to the last call's end. */
+    duration_ms: r.last_end_ms - r.first_ms,
+    calls: r.calls,
+    outcomes,
+    errors,
+    error_rate: rate(errors, r.calls),
+    first_call_success: { rate: rate(r.fcs, r.calls), successes: r.fcs, calls: r.calls },
+    retries: r.retries,
+    repeats: r.repeats,
+    unknown_links: r.unknown_links,
+    retry_chains: r.chains,
+    slow_calls: r.slow,
+    avg_ms: rate(r.duration, r.calls),
+    response_units: r.units,
+    response_tokens: tokensOf(r.units),
+    schema_bytes: r.schema_bytes,
+    schema_tokens: tokensOf(schema),
+    tokens: tokensOf(r.units + schema),
+    cost_usd: costUsd(r.units + schema, usdPerMillion),
+  };
+}
+
+function sessionDetail(
+  m: MetricsQueries,
+  id: string,
+  projectId: number | undefined,
+  usdPerMillion: number,
+) {
+  const project = m.sessionProject(id, projectId);
+  if (project === undefined)
+    throw new ApiError(
+      404,
+      `no session '${id}'${projectId !== undefined ? ' in this project' : ''}`,
+    );
+  const list = m.sessions(
+    { projectId: project, session: id },
+    { sort: 'last_seen', order: 'desc', limit: 1, offset: 0 },
+  );
+  const row = list.rows[0];
+  if (!row) throw new ApiError(404, `no session '${id}'`);
+  const calls = m.sessionCalls(project, id);
+  const views = sessionCallViews(calls);
+  return {
+    session: sessionView(row, usdPerMillion),
+    startups: m.sessionStartups(project, id).map((s) => ({
+      ...s,
+      received_at: iso(s.received_ms),
+      schema_bytes: s.tools.reduce((a, t) => a + t.schema_bytes, 0),
+    })),
+    latency: latencyOfCalls(calls),
+    tools: toolBreakdown(calls),
+    chains: chainViews(calls.filter((c) => c.chain === 1)).map(({ calls: _c, ...chain }) => chain),
+    calls: views,
+  };
+}
+/** `/api/sessions`, `/api/sessions/:id`, `/api/compare`. */
+export const metricsSessionRoutes: RouteMap = {
+  'GET /api/sessions': ({ store, filter, query }) => {
+    const m = metricsOf(store);
+    const sort = oneOf(query, 'sort', SESSION_SORTS, 'last_seen');
+    const order = oneOf(query, 'order', ['asc', 'desc'] as const, 'desc');
+    const limit = limitOf(query, 50, 1000);
+    const offset = intParam(query, 'offset') ?? 0;
+    const usd = price(m);
+    const { total, rows } = m.sessions(filter, {
+      q: query.get('q') ?? undefined,
+      sort,
+      order,
+      limit,
+      offset,
+    });
+    return {
+      total,
+      offset,
+      limit,
+      sessions: rows.map((r) => sessionView(r, usd)),
+      filter: echo(filter),
+    };
+  },
+
+  'GET /api/sessions/:id': ({ store, filter, params }) => {
+    const m = metricsOf(store);
+    return sessionDetail(m, params.id!, filter.projectId, price(m));
+  },
+
+  'GET /api/compare': ({ store, filter, query }) => {
+    const m = metricsOf(store);
+    const a = query.get('a');
+    const b = query.get('b');
+    if (!a || !b) throw new ApiError(400, 'compare: give two sessions as a=…&b=…');
+    const usd = price(m);
+    const left = sessionDetail(m, a, filter.projectId, usd);
+    const right = sessionDetail(m, b, filter.projectId, usd);
+    const names = [
+      ...new Set([...left.tools.map((t) => t.tool), ...right.tools.map((t) => t.tool)]),
+    ].sort();
+    return {
+      a: { session: left.session, latency: left.latency, chains: left.chains.length },
+      b: { session: right.session, latency: right.latency, chains: right.chains.length },
+      tools: names.map((tool) => ({
+        tool,
+        a: left.tools.find((t) => t.tool === tool) ?? null,
+        b: right.tools.find((t) => t.tool === tool) ?? null,
+      })),
+    };
+  },
+};

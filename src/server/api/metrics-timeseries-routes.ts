@@ -1,0 +1,89 @@
+/** Time series route: gap-filled buckets aligned to the viewer's offset. */
+import {
+  emptyStats,
+  firstCallSuccessOf,
+  OUTCOME_CLASSES,
+  type Stats,
+} from '../../metrics/aggregate.js';
+import { HOUR_MS } from '../../metrics/constants.js';
+import { LINK } from '../../metrics/links.js';
+import { costUsd } from '../../metrics/sizes.js';
+import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../../metrics/time.js';
+import { metricsOf } from '../../store/metrics/queries.js';
+import { echo, iso, oneOf, price } from './metrics-params.js';
+import { ApiError, type RouteMap } from './types.js';
+
+/** `/api/timeseries`. */
+export const metricsTimeseriesRoutes: RouteMap = {
+  'GET /api/timeseries': ({ store, filter, query }) => {
+    const m = metricsOf(store);
+    const tz = Number(query.get('tz') ?? 0);
+    if (!Number.isInteger(tz) || Math.abs(tz) > 14 * 60)
+      throw new ApiError(400, 'tz: expected minutes east of UTC, −840 to 840');
+    const offsetMs = tz * 60_000;
+    const extent = m.extent(filter);
+    const dataTo = extent.last_ms === null ? null : extent.last_ms + 1;
+    const span = (filter.to ?? dataTo ?? 0) - (filter.from ?? extent.first_ms ?? 0);
+    const auto: Granularity = span <= 72 * HOUR_MS ? 'hour' : 'day';
+    const bucket = oneOf(query, 'bucket', ['hour', 'day'] as const, auto);
+    const width = GRANULARITY_MS[bucket];
+    // An open end follows the data out to whole buckets (so whole days come from the rollup).
+    const from =
+      filter.from ??
+      (extent.first_ms === null ? null : bucketStart(extent.first_ms, width, offsetMs));
+    const to =
+      filter.to ?? (dataTo === null ? null : bucketStart(dataTo - 1, width, offsetMs) + width);
+    const base = {
+      bucket,
+      width_ms: width,
+      tz,
+      from: iso(from),
+      to: iso(to),
+      filter: echo(filter),
+    };
+    if (from === null || to === null || to <= from) return { ...base, points: [] };
+    const starts = bucketStarts(from, to, width, offsetMs);
+    if (starts.length > 5000)
+      throw new ApiError(
+        400,
+        `that range has ${starts.length} ${bucket}s; use bucket=day or a shorter range`,
+      );
+    const f = { ...filter, from, to };
+    const usd = price(m);
+    const acc = new Map<number, Stats>();
+    for (const [b, oc, link, calls, units] of m.series(f, width, offsetMs)) {
+      const s = acc.get(b) ?? emptyStats();
+      acc.set(b, s);
+      s.calls += calls;
+      s.outcomes[OUTCOME_CLASSES[oc] ?? 'crashed'] += calls;
+      if (oc === 0 && link !== LINK.retry) s.first_call_successes += calls;
+      if (link === LINK.retry) s.retries += calls;
+      s.response_units += units;
+    }
+    const p95 = m.seriesP95(f, width, offsetMs);
+    const started = new Map<number, number>();
+    for (const ms of m.sessionStarts(f)) {
+      const b = bucketStart(ms, width, offsetMs);
+      started.set(b, (started.get(b) ?? 0) + 1);
+    }
+    return {
+      ...base,
+      points: starts.map((start) => {
+        const s = acc.get(start) ?? emptyStats();
+        return {
+          start_ms: start,
+          start: iso(start),
+          calls: s.calls,
+          first_call_success: firstCallSuccessOf(s),
+          outcomes: s.outcomes,
+          errors: s.outcomes.bad_args + s.outcomes.tool_error + s.outcomes.crashed,
+          retries: s.retries,
+          response_units: s.response_units,
+          cost_usd: costUsd(s.response_units, usd),
+          p95_ms: p95.get(start) ?? null,
+          sessions_started: started.get(start) ?? 0,
+        };
+      }),
+    };
+  },
+};

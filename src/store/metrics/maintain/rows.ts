@@ -1,0 +1,65 @@
+/** Call rows as the maintainer reads them, and comparisons of their derived facts. */
+import type { DerivedFacts, LinkCode } from '../../../metrics/links.js';
+
+/** A call row with its stored facts. */
+export interface Row {
+  id: number;
+  project_id: number;
+  session_id: string;
+  client_name: string;
+  tool_name: string;
+  started_ms: number;
+  duration_ms: number;
+  outcome: string;
+  response_bytes: number;
+  is_empty: number;
+  args_hash: string;
+  link: LinkCode;
+  prev_link: LinkCode;
+  fcs: 0 | 1;
+  run_id: number;
+  chain: 0 | 1;
+  prev_tool: string | null;
+}
+
+/** A call whose facts this request may change: its row and its facts to be. */
+export interface Touched {
+  row: Row;
+  /** True for a call inserted by this request (no contribution yet). */
+  isNew: boolean;
+  next: DerivedFacts;
+}
+
+/** The counted members of a retry chain. */
+export interface ChainStats {
+  calls: number;
+  retries: number;
+  repeats: number;
+  unknown_links: number;
+}
+
+/** The columns of {@link Row}. */
+export const COLS = `id, project_id, session_id, client_name, tool_name, started_ms, duration_ms, outcome,
+  response_bytes, is_empty, args_hash, link, prev_link, fcs, run_id, chain, prev_tool`;
+/** The stored facts of a row. */
+export const factsOf = (r: Row): DerivedFacts => ({
+  link: r.link,
+  prev_link: r.prev_link,
+  fcs: r.fcs,
+  run_id: r.run_id,
+  chain: r.chain,
+  prev_tool: r.prev_tool,
+});
+/** Whether two sets of facts are equal. */
+export const sameFacts = (a: DerivedFacts, b: DerivedFacts): boolean =>
+  a.link === b.link &&
+  a.prev_link === b.prev_link &&
+  a.fcs === b.fcs &&
+  a.run_id === b.run_id &&
+  a.chain === b.chain &&
+  a.prev_tool === b.prev_tool;
+/** Whether `a` comes after `b` in session order (start, then arrival). */
+export const after = (
+  a: { started_ms: number; id: number },
+  b: { started_ms: number; id: number },
+): boolean => a.started_ms > b.started_ms || (a.started_ms === b.started_ms && a.id > b.id);

@@ -1,0 +1,157 @@
+/** Every statement the maintainer runs, prepared once per connection. */
+import type Database from 'better-sqlite3';
+import { COLS, type ChainStats, type Row } from './rows.js';
+
+// Neighbour lookups are written `started_ms <= ? AND (started_ms < ? OR id < ?)` rather than
+// `(started_ms < ? OR (started_ms = ? AND id < ?))`: same meaning, but SQLite can only turn the
+// first into an index range, so a lookup costs the same in a session of ten calls or ten
+// thousand (docs/benchmarks.md, "Where the time goes").
+
+/** Prepares the maintainer's statements on `db`. */
+export function prepareMaintainStatements(db: Database.Database) {
+  const byIdRange = db.prepare<[number, number], Row>(
+    `SELECT ${COLS} FROM calls WHERE id BETWEEN ? AND ?`,
+  );
+  const byId = db.prepare<[number], Row>(`SELECT ${COLS} FROM calls WHERE id = ?`);
+  const anchorOf = db.prepare<[number, string, string, number, number, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
+     WHERE project_id = ? AND session_id = ? AND tool_name = ?
+       AND started_ms <= ? AND (started_ms < ? OR id < ?)
+     ORDER BY started_ms DESC, id DESC LIMIT 1`,
+  );
+  const groupFrom = db.prepare<[number, string, string, number, number, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
+     WHERE project_id = ? AND session_id = ? AND tool_name = ?
+       AND started_ms >= ? AND (started_ms > ? OR id >= ?)
+     ORDER BY started_ms, id`,
+  );
+  const sessionPrev = db.prepare<[number, string, number, number, number], { tool_name: string }>(
+    `SELECT tool_name FROM calls INDEXED BY calls_by_session
+     WHERE project_id = ? AND session_id = ? AND started_ms <= ? AND (started_ms < ? OR id < ?)
+     ORDER BY started_ms DESC, id DESC LIMIT 1`,
+  );
+  const sessionNext = db.prepare<[number, string, number, number, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
+     WHERE project_id = ? AND session_id = ? AND started_ms >= ? AND (started_ms > ? OR id > ?)
+     ORDER BY started_ms, id LIMIT 1`,
+  );
+  const sessionSpan = db.prepare<[number, string, number, number, number, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
+     WHERE project_id = ? AND session_id = ? AND started_ms >= ? AND (started_ms > ? OR id >= ?)
+       AND started_ms <= ?
+     ORDER BY started_ms, id`,
+  );
+  const chainPrefix = db.prepare(
+    `UPDATE calls SET chain = 1
+     WHERE project_id = @p AND session_id = @s AND tool_name = @t AND run_id = @run
+       AND started_ms BETWEEN @fromMs AND @toMs
+       AND NOT (started_ms = @fromMs AND id <= @fromId) AND NOT (started_ms = @toMs AND id >= @toId)`,
+  );
+  const chainPrefixStats = db.prepare<
+    [{ p: number; s: string; t: string; run: number; fromMs: number; toMs: number; toId: number }],
+    ChainStats
+  >(
+    `SELECT count(*) AS calls, coalesce(sum(link = 1), 0) AS retries,
+            coalesce(sum(link = 2), 0) AS repeats, coalesce(sum(link = 3), 0) AS unknown_links
+     FROM calls INDEXED BY calls_by_session_tool
+     WHERE project_id = @p AND session_id = @s AND tool_name = @t AND run_id = @run
+       AND started_ms BETWEEN @fromMs AND @toMs AND NOT (started_ms = @toMs AND id >= @toId)`,
+  );
+  const chainRow = db.prepare<[number], ChainStats & { client_name: string; first_ms: number }>(
+    `SELECT calls, retries, repeats, unknown_links, client_name, first_ms
+     FROM metrics_chains WHERE run_id = ?`,
+  );
+  const putChain = db.prepare(
+    `INSERT OR REPLACE INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name,
+       first_ms, last_ms, last_end_ms, calls, retries, repeats, unknown_links, resolved, tail_id)
+     VALUES (@run_id, @project_id, @session_id, @tool_name, @client_name, @first_ms, @last_ms,
+       @last_end_ms, @calls, @retries, @repeats, @unknown_links, @resolved, @tail_id)`,
+  );
+  const dropChain = db.prepare('DELETE FROM metrics_chains WHERE run_id = ?');
+  const updateFacts = db.prepare(
+    `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
+       chain = @chain, prev_tool = @prev_tool WHERE id = @id`,
+  );
+  const updateNew = db.prepare(
+    `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
+       chain = @chain, prev_tool = @prev_tool, size_bucket = @size_bucket WHERE id = @id`,
+  );
+  const upsertDaily = db.prepare(
+    `INSERT INTO metrics_daily (project_id, day_ms, tool_name, client_name, oc, link, head,
+       calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
+       duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
+       l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`,
+  );
+  const upsertSession = db.prepare(
+    `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms,
+       last_end_ms, calls, ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats,
+       unknown_links, chains, units, duration, slow)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET first_ms = min(first_ms, excluded.first_ms),
+       last_ms = max(last_ms, excluded.last_ms), last_end_ms = max(last_end_ms, excluded.last_end_ms),
+       calls = calls + excluded.calls, ok = ok + excluded.ok, empty = empty + excluded.empty,
+       bad_args = bad_args + excluded.bad_args, tool_error = tool_error + excluded.tool_error,
+       crashed = crashed + excluded.crashed, fcs = fcs + excluded.fcs,
+       retries = retries + excluded.retries, repeats = repeats + excluded.repeats,
+       unknown_links = unknown_links + excluded.unknown_links, chains = chains + excluded.chains,
+       units = units + excluded.units, duration = duration + excluded.duration,
+       slow = slow + excluded.slow`,
+  );
+  const upsertPair = db.prepare(
+    `INSERT INTO metrics_pairs (project_id, day_ms, client_name, from_tool, to_tool, n)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  );
+  const upsertSize = db.prepare(
+    `INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n, units = units + excluded.units`,
+  );
+  const upsertLatency = db.prepare(
+    `INSERT INTO metrics_latency (project_id, tool_name, bucket, n) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  );
+  const upsertDuration = db.prepare(
+    `INSERT INTO metrics_durations (project_id, duration_ms, n) VALUES (?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  );
+  const upsertHourly = db.prepare(
+    `INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
+  );
+  const upsertLatencyHourly = db.prepare(
+    `INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  );
+  const dirtyProjects = db.prepare<[], { project_id: number }>(
+    'SELECT project_id FROM metrics_dirty',
+  );
+  return {
+    byIdRange,
+    byId,
+    anchorOf,
+    groupFrom,
+    sessionPrev,
+    sessionNext,
+    sessionSpan,
+    chainPrefix,
+    chainPrefixStats,
+    chainRow,
+    putChain,
+    dropChain,
+    updateFacts,
+    updateNew,
+    upsertDaily,
+    upsertSession,
+    upsertPair,
+    upsertSize,
+    upsertLatency,
+    upsertDuration,
+    upsertHourly,
+    upsertLatencyHourly,
+    dirtyProjects,
+  };
+}
+
+/** The maintainer's prepared statements. */
+export type MaintainStatements = ReturnType<typeof prepareMaintainStatements>;

@@ -1,0 +1,43 @@
+/** The calls behind a number: calls matching a filter and metric conditions, newest first. */
+import type { CallFilter } from '../../types.js';
+import { CALL_COLUMNS, type FactRow } from './call-rows.js';
+import type { QueryContext } from './context.js';
+import { conditions, RAW, type Params } from './sql-parts.js';
+
+/** Paged calls for a filter and metric conditions. */
+export function callsBehindQueries(ctx: QueryContext) {
+  const { projectsOf, all } = ctx;
+  return {
+    /**
+     * Calls matching the filter plus metric conditions (the calls behind a number), newest
+     * first, keyset-paged by `before` (a call id).
+     */
+    calls(
+      f: CallFilter,
+      where: { sql: string; params: Params },
+      page: { limit: number; before?: { ms: number; id: number } },
+    ): FactRow[] {
+      const out: FactRow[] = [];
+      for (const p of projectsOf(f)) {
+        const w = conditions(f, RAW);
+        const before = page.before
+          ? ' AND started_ms <= @bms AND (started_ms < @bms OR id < @bid)'
+          : '';
+        out.push(
+          ...all<FactRow>(
+            `SELECT ${CALL_COLUMNS} FROM calls WHERE ${w.sql}${where.sql ? ` AND ${where.sql}` : ''}${before}
+             ORDER BY started_ms DESC, id DESC LIMIT @limit`,
+            {
+              ...w.params,
+              ...where.params,
+              projectId: p,
+              limit: page.limit,
+              ...(page.before ? { bms: page.before.ms, bid: page.before.id } : {}),
+            },
+          ),
+        );
+      }
+      return out.sort((a, b) => b.started_ms - a.started_ms || b.id - a.id).slice(0, page.limit);
+    },
+  };
+}

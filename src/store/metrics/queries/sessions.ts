@@ -1,0 +1,190 @@
+/** Session queries: the sessions list, which project holds a session, its calls and startups. */
+import type { CallFilter } from '../../types.js';
+import { HEAD_SQL, OC_SQL } from '../sql.js';
+import { CALL_COLUMNS, type FactRow } from './call-rows.js';
+import type { QueryContext } from './context.js';
+import { conditions, RAW, SCHEMA_OF_SESSION, type Params } from './sql-parts.js';
+
+/** One row of a sessions list. */
+export interface SessionRow {
+  project_id: number;
+  session_id: string;
+  clients: string[];
+  first_ms: number;
+  last_ms: number;
+  last_end_ms: number;
+  calls: number;
+  ok: number;
+  empty: number;
+  bad_args: number;
+  tool_error: number;
+  crashed: number;
+  fcs: number;
+  retries: number;
+  repeats: number;
+  unknown_links: number;
+  chains: number;
+  units: number;
+  duration: number;
+  slow: number;
+  schema_bytes: number | null;
+}
+
+/** A sessions-list sort key. */
+export type SessionSort =
+  | 'last_seen'
+  | 'first_seen'
+  | 'duration'
+  | 'calls'
+  | 'first_call_success'
+  | 'retries'
+  | 'chains'
+  | 'errors'
+  | 'units'
+  | 'cost';
+
+const SESSION_SORT_SQL: Record<SessionSort, string> = {
+  last_seen: 'last_ms',
+  first_seen: 'first_ms',
+  duration: '(last_end_ms - first_ms)',
+  calls: 'calls',
+  first_call_success: '(CAST(fcs AS REAL) / calls)',
+  retries: 'retries',
+  chains: 'chains',
+  errors: '(bad_args + tool_error + crashed)',
+  units: 'units',
+  cost: '(units + coalesce(schema_bytes, 0))',
+};
+
+/** Per-session aggregates of raw calls (the columns of `metrics_sessions`). */
+const SESSION_AGG_COLUMNS = (oc: string, head: string) => `
+  min(started_ms) AS first_ms, max(started_ms) AS last_ms, max(started_ms + duration_ms) AS last_end_ms,
+  count(*) AS calls, sum(${oc} = 0) AS ok, sum(${oc} = 1) AS empty, sum(${oc} = 2) AS bad_args,
+  sum(${oc} = 3) AS tool_error, sum(${oc} = 4) AS crashed, sum(fcs) AS fcs, sum(link = 1) AS retries,
+  sum(link = 2) AS repeats, sum(link = 3) AS unknown_links, sum(${head}) AS chains,
+  sum(response_bytes) AS units, sum(duration_ms) AS duration, sum(duration_ms >= 2000) AS slow`;
+
+/** Sessions: the list and one session in full. */
+export function sessionQueries(ctx: QueryContext) {
+  const { prepare, projectsOf, fresh, all, toolsOf } = ctx;
+  return {
+    /**
+     * A page of sessions (filters select the calls counted), with the total. `q` matches a
+     * session id or client name (case-insensitive substring).
+     */
+    sessions(
+      f: CallFilter,
+      opts: { q?: string; sort: SessionSort; order: 'asc' | 'desc'; limit: number; offset: number },
+    ): { total: number; rows: SessionRow[] } {
+      const projects = projectsOf(f);
+      if (projects.length === 0) return { total: 0, rows: [] };
+      const plain =
+        f.from === undefined &&
+        f.to === undefined &&
+        f.tool === undefined &&
+        f.session === undefined;
+      const inList = projects.join(', ');
+      const params: Params = {};
+      // Per (session, client) rows from the rollup or from the matching calls; then one row
+      // per session with its clients joined by U+001F (client names may hold commas).
+      let perClient: string;
+      if (plain) {
+        const parts = [`project_id IN (${inList})`, 'calls > 0'];
+        if (f.client !== undefined) {
+          parts.push('client_name = @client');
+          params.client = f.client;
+        }
+        perClient = `SELECT * FROM metrics_sessions WHERE ${parts.join(' AND ')}`;
+      } else {
+        const { projectId: _p, ...rest } = f;
+        const w = conditions(rest, RAW);
+        const sqlWhere = w.sql.replace('project_id = @projectId', `project_id IN (${inList})`);
+        Object.assign(params, w.params);
+        perClient = `SELECT project_id, session_id, client_name, ${SESSION_AGG_COLUMNS(OC_SQL(), HEAD_SQL())}
+          FROM calls WHERE ${sqlWhere} GROUP BY project_id, session_id, client_name`;
+      }
+      const source = `SELECT project_id, session_id, group_concat(client_name, char(31)) AS clients,
+            min(first_ms) AS first_ms, max(last_ms) AS last_ms, max(last_end_ms) AS last_end_ms,
+            sum(calls) AS calls, sum(ok) AS ok, sum(empty) AS empty, sum(bad_args) AS bad_args,
+            sum(tool_error) AS tool_error, sum(crashed) AS crashed, sum(fcs) AS fcs,
+            sum(retries) AS retries, sum(repeats) AS repeats, sum(unknown_links) AS unknown_links,
+            sum(chains) AS chains, sum(units) AS units, sum(duration) AS duration, sum(slow) AS slow
+          FROM (${perClient}) GROUP BY project_id, session_id`;
+      const search = opts.q?.trim();
+      let having = '';
+      if (search) {
+        having = `WHERE instr(lower(session_id), @q) > 0 OR instr(lower(clients), @q) > 0`;
+        params.q = search.toLowerCase();
+      }
+      const needsSchema = opts.sort === 'cost';
+      const schemaCol = needsSchema
+        ? `, ${SCHEMA_OF_SESSION('s.project_id', 's.session_id')} AS schema_bytes`
+        : '';
+      const dir = opts.order === 'asc' ? 'ASC' : 'DESC';
+      const sql = `WITH s AS (${source}), v AS (SELECT s.*${schemaCol} FROM s ${having})
+        SELECT *, count(*) OVER () AS total FROM v
+        ORDER BY ${SESSION_SORT_SQL[opts.sort]} ${dir}, session_id ${dir} LIMIT @limit OFFSET @offset`;
+      const rows = all<Omit<SessionRow, 'clients'> & { clients: string; total: number }>(sql, {
+        ...params,
+        limit: opts.limit,
+        offset: opts.offset,
+      });
+      const total =
+        rows[0]?.total ??
+        (opts.offset > 0
+          ? (all<{ n: number }>(
+              `WITH s AS (${source}) SELECT count(*) AS n FROM s ${having}`,
+              params,
+            )[0]?.n ?? 0)
+          : 0);
+      const schema = prepare(`SELECT ${SCHEMA_OF_SESSION('@p', '@s')} AS b`).pluck();
+      return {
+        total,
+        rows: rows.map(({ total: _t, ...r }) => ({
+          ...r,
+          clients: r.clients.split('\u001f').sort(),
+          schema_bytes: needsSchema
+            ? r.schema_bytes
+            : ((schema.get({ p: r.project_id, s: r.session_id }) as number | null) ?? null),
+        })),
+      };
+    },
+
+    /** Which project holds a session (the most recently active when several do). */
+    sessionProject(session: string, projectId?: number): number | undefined {
+      fresh();
+      if (projectId !== undefined) {
+        const hit = prepare(
+          'SELECT 1 FROM metrics_sessions WHERE project_id = ? AND session_id = ? LIMIT 1',
+        ).get(projectId, session);
+        return hit ? projectId : undefined;
+      }
+      return (
+        (prepare(
+          'SELECT project_id FROM metrics_sessions WHERE session_id = ? ORDER BY last_ms DESC LIMIT 1',
+        )
+          .pluck()
+          .get(session) as number | undefined) ?? undefined
+      );
+    },
+
+    /** Every call of one session in session order, with stored facts. */
+    sessionCalls(projectId: number, session: string): FactRow[] {
+      fresh();
+      return all<FactRow>(
+        `SELECT ${CALL_COLUMNS} FROM calls INDEXED BY calls_by_session
+         WHERE project_id = @p AND session_id = @s ORDER BY started_ms, id`,
+        { p: projectId, s: session },
+      );
+    },
+
+    /** Startups of one session, oldest first, with their tools. */
+    sessionStartups(projectId: number, session: string) {
+      const rows = all<{ id: number; client_name: string; received_ms: number }>(
+        `SELECT id, client_name, received_ms FROM startups WHERE project_id = @p AND session_id = @s ORDER BY id`,
+        { p: projectId, s: session },
+      );
+      return rows.map((r) => ({ ...r, tools: toolsOf.all(r.id) }));
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/** Summary queries: additive stat rows and exact percentiles, overall and per tool. */
+import type { StatRow } from '../../../metrics/aggregate.js';
+import { mergeHistograms, percentiles as percentilesOf } from '../../../metrics/latency.js';
+import type { Span } from '../../../metrics/time.js';
+import type { CallFilter } from '../../types.js';
+import { HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from '../sql.js';
+import type { QueryContext } from './context.js';
+import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';
+import { conditions, RAW, rollupConditions, type Params } from './sql-parts.js';
+
+/** Stat rows and percentiles for a filter. */
+export function summaryQueries(ctx: QueryContext) {
+  const { prepare, projectsOf, narrowIndex, byDays } = ctx;
+  /** Stat rows from raw calls in `span` (any filter). */
+  function rawStats(p: number, f: CallFilter, span: Span): StatRow[] {
+    const w = conditions(f, RAW, span);
+    return statRows(
+      `SELECT tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()}, count(*), sum(response_bytes),
+              sum(duration_ms), ${LATENCY_SUMS_SQL()}
+       FROM calls WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5`,
+      { ...w.params, projectId: p },
+    );
+  }
+
+  /** Stat rows from the daily rollup for whole days in `span`, or its all-time rows. */
+  function dailyStats(p: number, f: CallFilter, span: Span): StatRow[] {
+    const w = rollupConditions(f, { tool: 'tool_name', client: 'client_name' }, span);
+    // All-time rows are already one per key; whole days are summed per key.
+    const allTime = span.from === undefined && span.to === undefined;
+    return statRows(
+      allTime
+        ? `SELECT tool_name, client_name, oc, link, head, calls, units, duration, l0, l1, l2, l3
+           FROM metrics_daily WHERE ${w.sql} AND calls > 0`
+        : `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
+                  sum(l0), sum(l1), sum(l2), sum(l3)
+           FROM metrics_daily WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
+      { ...w.params, projectId: p },
+    );
+  }
+
+  /** Runs a stat query in raw mode (several times faster than row objects) and names columns. */
+  function statRows(sql: string, params: Params): StatRow[] {
+    const rows = prepare(sql).raw().all(params) as [
+      string,
+      string,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ][];
+    return rows.map(([tool, client, oc, link, head, calls, units, duration, l0, l1, l2, l3]) => ({
+      tool,
+      client,
+      oc,
+      link,
+      head,
+      calls,
+      units,
+      duration,
+      l0,
+      l1,
+      l2,
+      l3,
+    }));
+  }
+  /** Exact percentiles by counting the matching calls' durations (any filter). */
+  function exactPercentiles(
+    projects: number[],
+    f: CallFilter,
+  ): { overall: Percentiles; byTool: Map<string, Percentiles> } {
+    const perTool = new Map<string, [number, number][]>();
+    for (const p of projects) {
+      const w = conditions(f, RAW);
+      const index = narrowIndex(p, f);
+      const rows = prepare(
+        `SELECT tool_name, duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY 1, 2`,
+      )
+        .raw()
+        .all({ ...w.params, projectId: p }) as [string, number, number][];
+      for (const [t, d, n] of rows) {
+        const list = perTool.get(t) ?? [];
+        list.push([d, n]);
+        perTool.set(t, list);
+      }
+    }
+    const byTool = new Map<string, Percentiles>();
+    for (const [t, list] of perTool) byTool.set(t, percentilesOf(mergeHistograms([list])));
+    return { overall: percentilesOf(mergeHistograms(perTool.values())), byTool };
+  }
+
+  return {
+    /** Additive stat rows (tool × client × outcome class × link × chain head) for a filter. */
+    stats(f: CallFilter): StatRow[] {
+      return byDays(
+        f,
+        (p, span) => dailyStats(p, f, span),
+        (p, span) => rawStats(p, f, span),
+      );
+    },
+
+    /**
+     * Exact p50/p95/p99, overall and per tool. All-time views (no time, client or session
+     * filter) find the fine bucket holding each rank in the latency rollup, then read only that
+     * bucket's durations; any other view counts the matching calls' durations exactly.
+     */
+    percentiles(f: CallFilter): { overall: Percentiles; byTool: Map<string, Percentiles> } {
+      const projects = projectsOf(f);
+      const fast =
+        f.from === undefined &&
+        f.to === undefined &&
+        f.client === undefined &&
+        f.session === undefined;
+      if (!fast) return exactPercentiles(projects, f);
+      const byTool = new Map<string, Percentiles>();
+      const fine = new Map<string, [number, number][]>();
+      for (const p of projects) {
+        const w = conditions(f, { tool: 'tool_name' });
+        const rows = prepare(
+          `SELECT tool_name, bucket, n FROM metrics_latency
+           WHERE ${w.sql} AND tool_name <> '' AND n > 0`,
+        )
+          .raw()
+          .all({ ...w.params, projectId: p }) as [string, number, number][];
+        for (const [t, b, n] of rows) {
+          const list = fine.get(t) ?? [];
+          list.push([b, n]);
+          fine.set(t, list);
+        }
+      }
+      const inBucket = prepare(
+        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_tool_duration
+         WHERE project_id = ? AND tool_name = ? AND duration_ms >= ? AND duration_ms < ?
+         GROUP BY duration_ms`,
+      ).raw();
+      for (const [tool, list] of fine) {
+        const hist = mergeHistograms([list]);
+        byTool.set(
+          tool,
+          pick(hist, (lo, hi) =>
+            projects.flatMap((p) => inBucket.all(p, tool, lo, hi) as [number, number][]),
+          ),
+        );
+      }
+      if (f.tool !== undefined) return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool };
+      const overallFine = mergeHistograms(
+        projects.map(
+          (p) =>
+            prepare(
+              `SELECT bucket, n FROM metrics_latency WHERE project_id = ? AND tool_name = '' AND n > 0`,
+            )
+              .raw()
+              .all(p) as [number, number][],
+        ),
+      );
+      const exact = prepare(
+        `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
+      ).raw();
+      const overall = pick(overallFine, (lo, hi) =>
+        projects.flatMap((p) => exact.all(p, lo, hi) as [number, number][]),
+      );
+      return { overall, byTool };
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/** Time series queries: buckets of calls, exact p95 per bucket, sessions started, the extent. */
+import { HOUR_MS } from '../../../metrics/constants.js';
+import { octave, octaveRange } from '../../../metrics/latency.js';
+import { bucketStart, splitByDay, type Span } from '../../../metrics/time.js';
+import type { CallFilter } from '../../types.js';
+import { OC_SQL } from '../sql.js';
+import type { QueryContext } from './context.js';
+import { pick } from './exact-percentiles.js';
+import { bucketSql, conditions, RAW } from './sql-parts.js';
+
+/** Whether hourly rollups (no tool or client dimension) can answer a series. */
+const hourlyEligible = (f: CallFilter, widthMs: number, offsetMs: number): boolean =>
+  f.tool === undefined &&
+  f.client === undefined &&
+  f.session === undefined &&
+  widthMs % HOUR_MS === 0 &&
+  offsetMs % HOUR_MS === 0;
+
+/** Time series of a filter. */
+export function timeseriesQueries(ctx: QueryContext) {
+  const { prepare, projectsOf, narrowIndex } = ctx;
+  return {
+    /**
+     * Time series rows `[bucket_start, oc, link, calls, units]` for buckets of `widthMs`
+     * aligned at `offsetMs` east of UTC: whole hours from the hourly rollup when the view
+     * allows (see {@link hourlyEligible}), the rest from raw calls.
+     */
+    series(
+      f: CallFilter,
+      widthMs: number,
+      offsetMs: number,
+    ): [number, number, number, number, number][] {
+      const b = bucketSql('started_ms', widthMs, offsetMs);
+      const raw = (p: number, span: Span) => {
+        const w = conditions(f, RAW, span);
+        return prepare(
+          `SELECT ${b} AS b, ${OC_SQL()}, link, count(*), sum(response_bytes) FROM calls WHERE ${w.sql}
+           GROUP BY 1, 2, 3`,
+        )
+          .raw()
+          .all({ ...w.params, projectId: p }) as [number, number, number, number, number][];
+      };
+      const out: [number, number, number, number, number][] = [];
+      for (const p of projectsOf(f)) {
+        if (!hourlyEligible(f, widthMs, offsetMs)) {
+          out.push(...raw(p, { from: f.from, to: f.to }));
+          continue;
+        }
+        const { days: hours, edges } = splitByDay({ from: f.from, to: f.to }, HOUR_MS);
+        if (hours) {
+          const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
+          for (const [hr, oc, link, calls, units] of prepare(
+            `SELECT hour_ms, oc, link, calls, units FROM metrics_hourly WHERE ${w.sql} AND calls > 0`,
+          )
+            .raw()
+            .all({ ...w.params, projectId: p }) as [number, number, number, number, number][]) {
+            out.push([bucketStart(hr, widthMs, offsetMs), oc, link, calls, units]);
+          }
+        }
+        for (const e of edges) out.push(...raw(p, e));
+      }
+      return out;
+    },
+
+    /** First call of every session matching the filter (for "sessions started" per bucket). */
+    sessionStarts(f: CallFilter): number[] {
+      return projectsOf(f).flatMap((p) => {
+        const plain = f.tool === undefined && f.session === undefined;
+        if (plain) {
+          const w = conditions(f, { client: 'client_name' });
+          const rows = prepare(
+            `SELECT min(first_ms) AS m FROM metrics_sessions WHERE ${w.sql} AND calls > 0 GROUP BY session_id`,
+          )
+            .pluck()
+            .all({ ...w.params, projectId: p }) as number[];
+          return rows.filter(
+            (m) => (f.from === undefined || m >= f.from) && (f.to === undefined || m < f.to),
+          );
+        }
+        // First call of each session under the other filters, then kept when in range.
+        const g: CallFilter = { ...f, from: undefined, to: undefined };
+        const w = conditions(g, RAW);
+        const starts = prepare(
+          `SELECT min(started_ms) FROM calls ${narrowIndex(p, g, true)} WHERE ${w.sql} GROUP BY session_id`,
+        )
+          .pluck()
+          .all({ ...w.params, projectId: p }) as number[];
+        return starts.filter(
+          (m) => (f.from === undefined || m >= f.from) && (f.to === undefined || m < f.to),
+        );
+      });
+    },
+
+    /** Earliest and latest call start under the filter's project/tool/client/session. */
+    extent(f: CallFilter): { first_ms: number | null; last_ms: number | null } {
+      let first: number | null = null;
+      let last: number | null = null;
+      for (const p of projectsOf(f)) {
+        const w = conditions(f, RAW);
+        const params = { ...w.params, projectId: p };
+        const edge = (dir: 'ASC' | 'DESC') =>
+          (prepare(`SELECT started_ms FROM calls WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`)
+            .pluck()
+            .get(params) as number | undefined) ?? null;
+        const a = edge('ASC');
+        const b = edge('DESC');
+        if (a !== null) first = first === null ? a : Math.min(first, a);
+        if (b !== null) last = last === null ? b : Math.max(last, b);
+      }
+      return { first_ms: first, last_ms: last };
+    },
+
+    /**
+     * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without tool,
+     * client or session filters and for whole-hour offsets, whole hours come from the hourly
+     * latency rollup: it locates each bucket's p95 rank, then only that fine bucket's calls
+     * are read. Partial hours, and any other view, count the matching calls directly.
+     */
+    seriesP95(f: CallFilter, widthMs: number, offsetMs: number): Map<number, number> {
+      const out = new Map<number, number>();
+      const projects = projectsOf(f);
+      const rawSpans: Span[] = [];
+      const fine = new Map<number, Map<number, number>>();
+      const edgeValues = new Map<number, [number, number][]>();
+      let hours: Span | null = null;
+      if (hourlyEligible(f, widthMs, offsetMs)) {
+        const split = splitByDay({ from: f.from, to: f.to }, HOUR_MS);
+        hours = split.days;
+        rawSpans.push(...split.edges);
+        if (hours) {
+          for (const p of projects) {
+            const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
+            for (const [hr, b, n] of prepare(
+              `SELECT hour_ms, bucket, n FROM metrics_latency_hourly WHERE ${w.sql} AND n > 0`,
+            )
+              .raw()
+              .all({ ...w.params, projectId: p }) as [number, number, number][]) {
+              const k = bucketStart(hr, widthMs, offsetMs);
+              const m = fine.get(k) ?? new Map<number, number>();
+              m.set(b, (m.get(b) ?? 0) + n);
+              fine.set(k, m);
+            }
+          }
+        }
+      } else {
+        rawSpans.push({ from: f.from, to: f.to });
+      }
+      const b = bucketSql('started_ms', widthMs, offsetMs);
+      for (const span of rawSpans) {
+        for (const p of projects) {
+          const w = conditions(f, RAW, span);
+          const rows = prepare(
+            `SELECT ${b} AS b, duration_ms, count(*) FROM calls ${narrowIndex(p, { ...f, ...span })}
+             WHERE ${w.sql} GROUP BY 1, 2`,
+          )
+            .raw()
+            .all({ ...w.params, projectId: p }) as [number, number, number][];
+          for (const [k, d, n] of rows) {
+            const list = edgeValues.get(k) ?? [];
+            list.push([d, n]);
+            edgeValues.set(k, list);
+          }
+        }
+      }
+      const inRange = prepare(
+        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_time
+         WHERE project_id = ? AND started_ms >= ? AND started_ms < ? AND duration_ms >= ? AND duration_ms < ?
+         GROUP BY duration_ms`,
+      ).raw();
+      const keys = new Set([...fine.keys(), ...edgeValues.keys()]);
+      for (const k of keys) {
+        const edges = edgeValues.get(k) ?? [];
+        const counts = new Map(fine.get(k) ?? []);
+        for (const [d, n] of edges) counts.set(octave(d), (counts.get(octave(d)) ?? 0) + n);
+        const hist = [...counts.entries()].sort((x, y) => x[0] - y[0]);
+        const v = pick(
+          hist,
+          (lo, hi) => {
+            const vals: [number, number][] = edges.filter(([d]) => d >= lo && d < hi);
+            if (hours && fine.has(k)) {
+              const from = Math.max(k, hours.from ?? -Infinity);
+              const to = Math.min(k + widthMs, hours.to ?? Infinity);
+              for (const p of projects)
+                vals.push(...(inRange.all(p, from, to, lo, hi) as [number, number][]));
+            }
+            return vals;
+          },
+          [0.95],
+          octaveRange,
+        ).p95_ms;
+        if (v !== null) out.set(k, v);
+      }
+      return out;
+    },
+  };
+}
