@@ -54,6 +54,7 @@ async function setupServer(): Promise<string> {
   store = openDbForCli(join(app.getPath('userData'), 'devtools.db'), {
     instanceLock: true,
     backgroundCheckpoints: true,
+    deferDerived: true,
   });
   try {
     server = await startServer({ store, port: defaultPort() });

@@ -12,7 +12,7 @@ import {
   type IngestHandler,
 } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
-import { createRetention, type RetentionOptions } from '../store/retention.js';
+import { createRetention, type RetentionOptions } from '../store/retention/index.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { coreRoutes } from './api/core-routes.js';
 import { exportRoutes } from './api/export-routes.js';
@@ -48,7 +48,7 @@ export interface ServerOptions {
   rendererDir?: string;
   /** Extra API routes (tests, later features). */
   routes?: RouteMap;
-  /** Retention timer options (src/store/retention.ts); `false` turns it off. */
+  /** Retention timer options (src/store/retention/); `false` turns it off. */
   retention?: RetentionOptions | false;
 }
 
@@ -206,6 +206,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           }
         }
       }
+      // Deferred derived facts are brought up to date before any read sees the calls.
+      store.flushDerived();
       const filter = parseFilter(url.searchParams, store);
       const result = await handler({
         store,

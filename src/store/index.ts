@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
 import { startCheckpointer } from './checkpointer.js';
 import { createDerivedMaintainer } from './derived.js';
+import { createDerivedQueue } from './derived-queue.js';
 import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
 import { createBatchWriter } from './write.js';
@@ -23,6 +24,11 @@ export interface Store {
   readonly read: Reader;
   /** Writes one ingest request atomically. */
   writeBatch(record: BatchRecord): BatchWriteResult;
+  /**
+   * Brings every call's derived facts up to date (a no-op unless `deferDerived` left some
+   * pending). Readers of metrics call this first; returns how many calls it maintained.
+   */
+  flushDerived(): number;
   close(): void;
 }
 
@@ -35,6 +41,11 @@ export interface OpenStoreOptions {
    * threshold — for the long-running server, where that commit is an SDK's request.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * Maintain derived facts just after each ingest transaction instead of inside it, so an
+   * SDK's request waits only for its raw rows (see derived-queue.ts). For the server.
+   */
+  deferDerived?: boolean;
 }
 
 /**
@@ -58,17 +69,41 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   const checkpointer =
     options.backgroundCheckpoints && !options.readonly ? startCheckpointer(path) : null;
   if (checkpointer) db.pragma('wal_autocheckpoint = 0');
-  const writeBatch = options.readonly
-    ? () => {
-        throw new Error('store opened read-only');
-      }
-    : createBatchWriter(db, createDerivedMaintainer(db));
+  if (options.readonly) {
+    const refuse = (): never => {
+      throw new Error('store opened read-only');
+    };
+    return {
+      path,
+      db,
+      read: createReader(db),
+      writeBatch: refuse,
+      flushDerived: () => 0,
+      close: () => db.close(),
+    };
+  }
+  const queue = createDerivedQueue(db, createDerivedMaintainer(db));
+  // Whatever a crash left pending is maintained before anything reads it.
+  queue.flush();
+  const deferred = options.deferDerived ?? false;
+  const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
   return {
     path,
     db,
     read: createReader(db),
-    writeBatch,
+    writeBatch: (record) => {
+      const result = write(record);
+      if (deferred && result.callIds.length > 0) queue.schedule();
+      return result;
+    },
+    flushDerived: queue.flush,
     close: () => {
+      queue.dispose();
+      try {
+        queue.flush();
+      } catch {
+        // Left above the watermark; the next open maintains them.
+      }
       checkpointer?.stop();
       db.close();
     },

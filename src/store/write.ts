@@ -1,16 +1,17 @@
 import type Database from 'better-sqlite3';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
-import type { DerivedMaintainer, InsertedCall } from './derived.js';
+import type { InsertedCall } from './derived.js';
 
 const json = (v: Record<string, unknown> | null): string | null => (v ? JSON.stringify(v) : null);
 
 /**
  * Prepares the ingest statements once and returns the one function that writes a whole
  * request — project, batch, calls, startups and rejections — in a single transaction.
+ * `onCallsInserted` runs inside that transaction (derived facts, or nothing when deferred).
  */
 export function createBatchWriter(
   db: Database.Database,
-  derived: DerivedMaintainer,
+  onCallsInserted: (calls: readonly InsertedCall[]) => void,
 ): (record: BatchRecord) => BatchWriteResult {
   const upsertProject = db.prepare<[string, string, number, number], { id: number }>(
     `INSERT INTO projects (key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?)
@@ -103,7 +104,7 @@ export function createBatchWriter(
         );
         startupIds.push(id);
       }
-      if (inserted.length > 0) derived.onCallsInserted(inserted);
+      if (inserted.length > 0) onCallsInserted(inserted);
     }
     const rejectionIds = r.rejections.map((x) =>
       Number(

@@ -36,7 +36,11 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
   if (values.help) return 'help';
   const port = parsePort(values.port, defaultPort(io.env));
   const dbPath = values.db ?? defaultDbPath(io.env);
-  const store = openDbForCli(dbPath, { instanceLock: true, backgroundCheckpoints: true });
+  const store = openDbForCli(dbPath, {
+    instanceLock: true,
+    backgroundCheckpoints: true,
+    deferDerived: true,
+  });
   try {
     const server = await startServer({
       store,

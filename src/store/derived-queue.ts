@@ -1,0 +1,121 @@
+/**
+ * When derived facts are maintained: inside the ingest transaction (the default), or just after
+ * it (`deferred`, what the long-running server uses).
+ *
+ * Deferring takes the metrics engine's work off the SDK's request: the request commits the raw
+ * rows and is answered; a moment later one transaction maintains every call that arrived
+ * meanwhile. Nothing can be lost or counted twice in between because the queue *is* the table:
+ * a watermark in `settings` names the last call whose facts are maintained, and "pending" is
+ * every call above it. A crash between the two transactions leaves calls above the watermark,
+ * which the next open maintains before anything reads them; every API read flushes first, so
+ * no reader ever sees a call without its facts.
+ */
+import type Database from 'better-sqlite3';
+import type { DerivedMaintainer, InsertedCall } from './derived.js';
+
+const WATERMARK_KEY = 'derived_through_call_id';
+
+/** How long the server lets calls gather before it starts maintaining them. */
+export const DEFERRED_FLUSH_MS = 25;
+
+/**
+ * Calls maintained per background transaction. The event loop gets control back between
+ * chunks, so an SDK request arriving meanwhile waits for at most one chunk, never for a
+ * whole backlog.
+ */
+export const DEFERRED_CHUNK = 60;
+
+export interface DerivedQueue {
+  /** Sync mode, inside the write transaction: these calls are maintained now. */
+  maintainNow(calls: readonly InsertedCall[]): void;
+  /** Maintains every pending call in one transaction; returns how many there were. */
+  flush(): number;
+  /** Deferred mode, after a commit: flush soon (coalesced). */
+  schedule(): void;
+  /** Stops the timer (the caller flushes first if it wants to). */
+  dispose(): void;
+}
+
+/** Builds the queue for one connection, recording the watermark if this file has none yet. */
+export function createDerivedQueue(
+  db: Database.Database,
+  maintainer: DerivedMaintainer,
+): DerivedQueue {
+  // A database written before the watermark existed was maintained call by call, so all of
+  // it is up to date: start the watermark at its last call.
+  db.prepare(
+    `INSERT OR IGNORE INTO settings (key, value)
+     VALUES (?, CAST((SELECT coalesce(max(id), 0) FROM calls) AS TEXT))`,
+  ).run(WATERMARK_KEY);
+  const readMark = db
+    .prepare<[string], number>('SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?')
+    .pluck();
+  const writeMark = db.prepare<[string, string]>('UPDATE settings SET value = ? WHERE key = ?');
+  const pending = db.prepare<
+    [number, number],
+    { id: number; project_id: number; session_id: string; tool_name: string; started_ms: number }
+  >(
+    'SELECT id, project_id, session_id, tool_name, started_ms FROM calls WHERE id > ? ORDER BY id LIMIT ?',
+  );
+
+  const setMark = (id: number): void => {
+    writeMark.run(String(id), WATERMARK_KEY);
+  };
+
+  const flushTx = db.transaction((limit: number): number => {
+    const rows = pending.all(readMark.get(WATERMARK_KEY) ?? 0, limit);
+    if (rows.length === 0) return 0;
+    maintainer.onCallsInserted(
+      rows.map((r) => ({
+        id: r.id,
+        projectId: r.project_id,
+        sessionId: r.session_id,
+        toolName: r.tool_name,
+        startedMs: r.started_ms,
+      })),
+    );
+    setMark(rows[rows.length - 1]!.id);
+    return rows.length;
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    maintainNow(calls) {
+      if (calls.length === 0) return;
+      maintainer.onCallsInserted(calls);
+      setMark(calls[calls.length - 1]!.id);
+    },
+    flush: () => {
+      if (timer) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      return flushTx(-1); // LIMIT -1: everything pending
+    },
+    schedule() {
+      if (timer) return;
+      const step = (): void => {
+        timer = undefined;
+        let done: number;
+        try {
+          done = flushTx(DEFERRED_CHUNK);
+        } catch {
+          // A failed flush (disk full, say) leaves the calls pending; the next read or write
+          // tries again, and reads surface the error there.
+          return;
+        }
+        if (done === DEFERRED_CHUNK) {
+          // More pending: continue after whatever I/O is waiting (an SDK's request, say).
+          timer = setTimeout(step, 0);
+          timer.unref();
+        }
+      };
+      timer = setTimeout(step, DEFERRED_FLUSH_MS);
+      timer.unref();
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

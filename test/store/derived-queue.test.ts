@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import { rebuildSql } from '../../src/store/metrics/sql.js';
+import { call, snapshot, tempStore, write } from '../metrics/helpers.js';
+
+const stores: ReturnType<typeof tempStore>[] = [];
+afterEach(() => stores.splice(0).forEach((s) => s.cleanup()));
+
+/** A retry-rich traffic pattern over several sessions, tools and requests, out of order. */
+function traffic(store: ReturnType<typeof tempStore>): void {
+  const times = [0, 40_000, 5_000, 30_000, 29_999, 61_000, 10, 10, 90_000, 35_000];
+  for (let batch = 0; batch < 6; batch++) {
+    write(
+      store,
+      times.map((t, i) =>
+        call({
+          t: t + batch * 7_000,
+          session_id: `s_00000000000${batch % 3}`,
+          tool: ['search', 'fetch', 'search'][i % 3]!,
+          hash: i % 4 === 0 ? '000000000000' : `${(i % 3).toString().repeat(12)}`,
+          outcome: i % 5 === 0 ? 'tool_error' : 'ok',
+          is_empty: i % 7 === 0,
+        }),
+      ),
+    );
+  }
+}
+
+/** What a rebuild from the raw rows gives, on the same connection. */
+function rebuilt(store: ReturnType<typeof tempStore>) {
+  store.db.exec(rebuildSql());
+  return snapshot(store);
+}
+
+describe('deferred derived facts', () => {
+  it('leaves calls pending after the write, and one flush makes them equal a rebuild', () => {
+    const store = tempStore();
+    stores.push(store);
+    const path = store.path;
+    store.close();
+    const deferred = Object.assign(openStore(path, { deferDerived: true }), {
+      cleanup: store.cleanup,
+    });
+    stores.push(deferred as ReturnType<typeof tempStore>);
+    traffic(deferred as ReturnType<typeof tempStore>);
+    const mark = deferred.db
+      .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
+      .pluck();
+    expect(mark.get()).toBe('0');
+    expect(deferred.flushDerived()).toBe(60);
+    expect(deferred.flushDerived()).toBe(0);
+    expect(mark.get()).toBe('60');
+    const incremental = snapshot(deferred as ReturnType<typeof tempStore>);
+    expect(incremental).toEqual(rebuilt(deferred as ReturnType<typeof tempStore>));
+  });
+
+  it('gives exactly what maintaining inside each request gives', () => {
+    const sync = tempStore();
+    stores.push(sync);
+    traffic(sync);
+    const other = tempStore();
+    stores.push(other);
+    const path = other.path;
+    other.close();
+    const deferred = openStore(path, { deferDerived: true });
+    traffic(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
+    deferred.flushDerived();
+    const a = snapshot(sync);
+    const b = snapshot(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
+    expect(b).toEqual(a);
+    deferred.close();
+  });
+
+  it('maintains what a crash left pending when the file is next opened', () => {
+    const first = tempStore();
+    stores.push(first);
+    const path = first.path;
+    first.close();
+    const crashed = openStore(path, { deferDerived: true });
+    traffic(Object.assign(crashed, { cleanup: () => {}, dir: '' }));
+    // A kill -9 before the deferred flush: the connection goes away without close().
+    crashed.db.close();
+    const reopened = openStore(path);
+    const facts = snapshot(Object.assign(reopened, { cleanup: () => {}, dir: '' }));
+    expect(
+      reopened.db
+        .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
+        .pluck()
+        .get(),
+    ).toBe('60');
+    expect(facts).toEqual(rebuilt(Object.assign(reopened, { cleanup: () => {}, dir: '' })));
+    reopened.close();
+  });
+
+  it('flushes on its own shortly after a write, a chunk at a time', async () => {
+    const first = tempStore();
+    stores.push(first);
+    const path = first.path;
+    first.close();
+    const deferred = openStore(path, { deferDerived: true });
+    for (let i = 0; i < 3; i++) traffic(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
+    const mark = () =>
+      deferred.db
+        .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
+        .pluck()
+        .get();
+    const deadline = Date.now() + 5000;
+    while (mark() !== '180' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(mark()).toBe('180');
+    const facts = snapshot(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
+    expect(facts).toEqual(rebuilt(Object.assign(deferred, { cleanup: () => {}, dir: '' })));
+    expect(deferred.flushDerived()).toBe(0);
+    deferred.close();
+  });
+});
