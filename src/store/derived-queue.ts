@@ -18,13 +18,6 @@ const WATERMARK_KEY = 'derived_through_call_id';
 /** How long the server lets calls gather before it starts maintaining them. */
 export const DEFERRED_FLUSH_MS = 25;
 
-/**
- * Calls maintained per background transaction. The event loop gets control back between
- * chunks, so an SDK request arriving meanwhile waits for at most one chunk, never for a
- * whole backlog.
- */
-export const DEFERRED_CHUNK = 60;
-
 export interface DerivedQueue {
   /** Sync mode, inside the write transaction: these calls are maintained now. */
   maintainNow(calls: readonly InsertedCall[]): void;
@@ -94,20 +87,16 @@ export function createDerivedQueue(
     },
     schedule() {
       if (timer) return;
+      // Everything pending goes in one transaction: the metrics engine reads a call's
+      // neighbours as already maintained, so it must never see a pending call it was not
+      // handed (chunking the backlog by id would break exactly that).
       const step = (): void => {
         timer = undefined;
-        let done: number;
         try {
-          done = flushTx(DEFERRED_CHUNK);
+          flushTx(-1);
         } catch {
           // A failed flush (disk full, say) leaves the calls pending; the next read or write
           // tries again, and reads surface the error there.
-          return;
-        }
-        if (done === DEFERRED_CHUNK) {
-          // More pending: continue after whatever I/O is waiting (an SDK's request, say).
-          timer = setTimeout(step, 0);
-          timer.unref();
         }
       };
       timer = setTimeout(step, DEFERRED_FLUSH_MS);

@@ -92,7 +92,7 @@ describe('deferred derived facts', () => {
     reopened.close();
   });
 
-  it('flushes on its own shortly after a write, a chunk at a time', async () => {
+  it('flushes on its own shortly after a write, the whole backlog at once', async () => {
     const first = tempStore();
     stores.push(first);
     const path = first.path;
