@@ -9,6 +9,7 @@ export const RETRY_WINDOW_MS = 30_000;
 /** The `args_hash` an SDK sends when it could not hash the arguments. */
 export const UNKNOWN_HASH = '000000000000';
 
+export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
@@ -38,3 +39,15 @@ export const HEAVY_PAYLOAD_UNITS = THRESHOLDS.avgResponse.medium;
 
 /** A call this slow or slower counts as slow (the hosted top latency bucket). */
 export const SLOW_CALL_MS = 2_000;
+
+/** Time series: the automatic bucket is a minute when the range spans less than this. */
+export const MINUTE_BUCKETS_BELOW_MS = 3 * HOUR_MS;
+
+/** Time series: the automatic bucket is an hour up to this span, a day beyond. */
+export const HOUR_BUCKETS_UP_TO_MS = 72 * HOUR_MS;
+
+/** Time series: at most this many minute buckets (48 h; minutes are read from raw calls). */
+export const MAX_MINUTE_BUCKETS = 2_880;
+
+/** Time series: at most this many hour or day buckets. */
+export const MAX_BUCKETS = 5_000;

@@ -1,8 +1,14 @@
 /** Time bucketing, gap-filling and the rollup/raw split of a range. */
-import { DAY_MS, HOUR_MS } from './constants.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './constants.js';
 
-export type Granularity = 'hour' | 'day';
-export const GRANULARITY_MS: Record<Granularity, number> = { hour: HOUR_MS, day: DAY_MS };
+/** A time series bucket size. */
+export type Granularity = 'minute' | 'hour' | 'day';
+/** The width of each bucket size. */
+export const GRANULARITY_MS: Record<Granularity, number> = {
+  minute: MINUTE_MS,
+  hour: HOUR_MS,
+  day: DAY_MS,
+};
 
 /** Start of the bucket holding `ms`, for buckets aligned to local time at `offsetMs` east of UTC. */
 export function bucketStart(ms: number, widthMs: number, offsetMs = 0): number {

@@ -1,11 +1,16 @@
-/** Time series route: gap-filled buckets aligned to the viewer's offset. */
+/** Time series route: gap-filled minute, hour or day buckets aligned to the viewer's offset. */
 import {
   emptyStats,
   firstCallSuccessOf,
   OUTCOME_CLASSES,
   type Stats,
 } from '../../metrics/aggregate.js';
-import { HOUR_MS } from '../../metrics/constants.js';
+import {
+  HOUR_BUCKETS_UP_TO_MS,
+  MAX_BUCKETS,
+  MAX_MINUTE_BUCKETS,
+  MINUTE_BUCKETS_BELOW_MS,
+} from '../../metrics/constants.js';
 import { LINK } from '../../metrics/links.js';
 import { costUsd } from '../../metrics/sizes.js';
 import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../../metrics/time.js';
@@ -24,8 +29,13 @@ export const metricsTimeseriesRoutes: RouteMap = {
     const extent = m.extent(filter);
     const dataTo = extent.last_ms === null ? null : extent.last_ms + 1;
     const span = (filter.to ?? dataTo ?? 0) - (filter.from ?? extent.first_ms ?? 0);
-    const auto: Granularity = span <= 72 * HOUR_MS ? 'hour' : 'day';
-    const bucket = oneOf(query, 'bucket', ['hour', 'day'] as const, auto);
+    const auto: Granularity =
+      span > 0 && span < MINUTE_BUCKETS_BELOW_MS
+        ? 'minute'
+        : span <= HOUR_BUCKETS_UP_TO_MS
+          ? 'hour'
+          : 'day';
+    const bucket = oneOf(query, 'bucket', ['minute', 'hour', 'day'] as const, auto);
     const width = GRANULARITY_MS[bucket];
     // An open end follows the data out to whole buckets (so whole days come from the rollup).
     const from =
@@ -42,12 +52,19 @@ export const metricsTimeseriesRoutes: RouteMap = {
       filter: echo(filter),
     };
     if (from === null || to === null || to <= from) return { ...base, points: [] };
-    const starts = bucketStarts(from, to, width, offsetMs);
-    if (starts.length > 5000)
+    // Count before listing: a long range in minutes must not build a huge array first.
+    const count = Math.ceil((to - bucketStart(from, width, offsetMs)) / width);
+    if (bucket === 'minute' && count > MAX_MINUTE_BUCKETS)
       throw new ApiError(
         400,
-        `that range has ${starts.length} ${bucket}s; use bucket=day or a shorter range`,
+        `that range has ${count} minutes; minute buckets are limited to ${MAX_MINUTE_BUCKETS} (48 h) — use bucket=hour or a shorter range`,
       );
+    if (count > MAX_BUCKETS)
+      throw new ApiError(
+        400,
+        `that range has ${count} ${bucket}s; use bucket=day or a shorter range`,
+      );
+    const starts = bucketStarts(from, to, width, offsetMs);
     const f = { ...filter, from, to };
     const usd = price(m);
     const acc = new Map<number, Stats>();

@@ -8,7 +8,10 @@ import type { QueryContext } from './context.js';
 import { pick } from './exact-percentiles.js';
 import { bucketSql, conditions, RAW } from './sql-parts.js';
 
-/** Whether hourly rollups (no tool or client dimension) can answer a series. */
+/**
+ * Whether hourly rollups (no tool or client dimension) can answer a series. Minute buckets
+ * never can: they always read raw calls (the route bounds how many).
+ */
 const hourlyEligible = (f: CallFilter, widthMs: number, offsetMs: number): boolean =>
   f.tool === undefined &&
   f.client === undefined &&
