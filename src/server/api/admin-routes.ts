@@ -6,7 +6,7 @@ import {
   retentionFor,
   RetentionSettingsError,
   writeRetentionSettings,
-} from '../../store/retention.js';
+} from '../../store/retention/index.js';
 import type { Store } from '../../store/index.js';
 import { ApiError, type RouteMap } from './types.js';
 

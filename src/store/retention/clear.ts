@@ -1,0 +1,50 @@
+/**
+ * Clear-all: every row of every table except `settings`, in one transaction — the user's
+ * settings survive the data they configure.
+ */
+import type { Store } from '../index.js';
+
+/** Rows removed by {@link clearAll}, by table. */
+export type ClearReport = Record<string, number>;
+
+/**
+ * Deletes every row of every table except `settings`, atomically. Triggers on those tables
+ * (the metrics engine's deletion marker) are dropped and recreated inside the same
+ * transaction, so SQLite can truncate each table instead of visiting every row; then the
+ * file is compacted (VACUUM on what is left — nothing — is fast).
+ */
+export function clearAll(store: Store): ClearReport {
+  const { db } = store;
+  const tables = db
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'settings'",
+    )
+    .all()
+    .map((t) => t.name);
+  const triggers = db
+    .prepare<[], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger'",
+    )
+    .all();
+  const report: ClearReport = {};
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      for (const t of triggers) db.exec(`DROP TRIGGER "${t.name.replaceAll('"', '""')}"`);
+      for (const name of tables) {
+        const quoted = `"${name.replaceAll('"', '""')}"`;
+        report[name] = db.prepare(`DELETE FROM ${quoted}`).run().changes;
+      }
+      for (const t of triggers) db.exec(t.sql);
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+  try {
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Compaction is a nicety: the rows are gone either way, and freed pages are reused.
+  }
+  return report;
+}

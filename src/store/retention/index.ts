@@ -1,0 +1,42 @@
+/**
+ * Retention: the database never grows without bound.
+ *
+ * Two caps on raw calls, whichever is hit first (./settings.ts):
+ * - age: calls that arrived more than `max_age_days` ago (default 30) are deleted;
+ * - size: past `max_calls` calls (default 2,000,000) the oldest are deleted.
+ * Startups, the ingest log (batches) and rejected items are deleted by age alone; the latest
+ * startup of every project is always kept, because it defines the registered tool set.
+ *
+ * What is deleted together (./plan.ts): a session's calls go in whole *runs* — from the
+ * session's first call up to a point where the next remaining call started more than 30 s
+ * later (longer than the retry window), or the whole session. No retry link, chain or ≤ 30 s
+ * run spans such a cut, so the metrics engine's forget hook (src/store/metrics/forget.ts)
+ * keeps every derived fact and rollup exact in the same transaction — no rebuild. Only when
+ * more than `chunkRows` calls in a row have no quiet 30 s between them is a run cut without
+ * one; the engine then rebuilds that project (its documented path for any other deletion),
+ * counted in `PassReport.forced_cuts`.
+ *
+ * Applied without blocking ingest (./runner.ts, ./steps.ts): a pass deletes in small
+ * transactions (≤ `chunkRows` calls) and yields to the event loop between them, so ingest
+ * requests interleave; passes run on an `.unref()`ed timer.
+ *
+ * Clear-all (./clear.ts) deletes every row of every table except `settings`, in one transaction.
+ */
+export { clearAll, type ClearReport } from './clear.js';
+export {
+  createRetention,
+  retentionFor,
+  type DeletedCounts,
+  type PassReport,
+  type Retention,
+  type RetentionOptions,
+} from './runner.js';
+export {
+  DEFAULT_RETENTION,
+  mergeRetentionSettings,
+  readRetentionSettings,
+  RETENTION_BOUNDS,
+  RetentionSettingsError,
+  writeRetentionSettings,
+  type RetentionSettings,
+} from './settings.js';

@@ -1,0 +1,202 @@
+/**
+ * The retention runner: passes on a timer, each a sequence of small transactions with a turn
+ * of the event loop between them, so ingest requests interleave with a pass instead of
+ * waiting for it.
+ */
+import type { Store } from '../index.js';
+import type { CallsPass } from './plan.js';
+import { readRetentionSettings, type RetentionSettings } from './settings.js';
+import { createRetentionSteps } from './steps.js';
+
+const DAY_MS = 86_400_000;
+
+/** Rows deleted, by table. */
+export interface DeletedCounts {
+  calls: number;
+  startups: number;
+  batches: number;
+  rejections: number;
+}
+
+/** What one pass did. */
+export interface PassReport {
+  started_ms: number;
+  finished_ms: number;
+  settings: RetentionSettings;
+  deleted: DeletedCounts;
+  /** Transactions run. */
+  steps: number;
+  /** The most calls deleted by one transaction (never more than `chunkRows`). */
+  largest_step_calls: number;
+  /** The longest single transaction: how long ingest could have waited behind retention. */
+  longest_step_ms: number;
+  /** Runs cut without a quiet 30 s (the metrics engine rebuilds those projects). */
+  forced_cuts: number;
+  /** Set when a step failed (disk full, say); the pass stops and the next one retries. */
+  error?: string;
+}
+
+/** Options for {@link createRetention}. */
+export interface RetentionOptions {
+  /** Clock (tests). */
+  now?: () => number;
+  /** Calls deleted per transaction at most (default 500: 10–40 ms). */
+  chunkRows?: number;
+  /** Time between passes. Default 60 s. */
+  intervalMs?: number;
+  /** Delay before the first pass, so startup never pays for it. Default 10 s. */
+  firstDelayMs?: number;
+  /** Told about every finished pass (logs, tests). */
+  onPass?: (report: PassReport) => void;
+}
+
+/** A retention runner for one open store. */
+export interface Retention {
+  /** Starts the timer. */
+  start(): void;
+  /** Stops the timer; a pass in progress stops after its current transaction. */
+  stop(): void;
+  /** Runs a pass now (or joins the one running); resolves with its report. */
+  runPass(): Promise<PassReport>;
+  /** Runs a pass soon, e.g. after the settings changed. */
+  schedule(): void;
+  readonly lastPass: PassReport | null;
+  readonly running: boolean;
+}
+
+const registry = new WeakMap<Store, Retention>();
+
+/** The retention runner started for `store` by the server, if any (for the admin routes). */
+export const retentionFor = (store: Store): Retention | undefined => registry.get(store);
+
+const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Creates the retention runner for `store` (not started). */
+export function createRetention(store: Store, options: RetentionOptions = {}): Retention {
+  const { db } = store;
+  const now = options.now ?? Date.now;
+  // ~500 calls is 10–40 ms of deleting (five indexes, the rollups, sometimes a WAL checkpoint).
+  const chunkRows = Math.max(1, options.chunkRows ?? 500);
+  const intervalMs = options.intervalMs ?? 60_000;
+  const firstDelayMs = options.firstDelayMs ?? 10_000;
+  const steps = createRetentionSteps(db, chunkRows);
+  const idBounds = db.prepare<[], { lo: number | null; hi: number | null }>(
+    'SELECT min(id) AS lo, max(id) AS hi FROM calls',
+  );
+  const countCalls = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM calls');
+
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  let current: Promise<PassReport> | null = null;
+  let lastPass: PassReport | null = null;
+
+  async function pass(): Promise<PassReport> {
+    const settings = readRetentionSettings(db);
+    const report: PassReport = {
+      started_ms: now(),
+      finished_ms: 0,
+      settings,
+      deleted: { calls: 0, startups: 0, batches: 0, rejections: 0 },
+      steps: 0,
+      largest_step_calls: 0,
+      longest_step_ms: 0,
+      forced_cuts: 0,
+    };
+    const timed = <T>(fn: () => T): T => {
+      const t0 = performance.now();
+      try {
+        return fn();
+      } finally {
+        report.steps++;
+        report.longest_step_ms = Math.max(report.longest_step_ms, performance.now() - t0);
+      }
+    };
+    try {
+      const cutoff = now() - settings.max_age_days * DAY_MS;
+      const { lo, hi } = idBounds.get()!;
+      // max−min+1 bounds the count from above; count exactly only when that bound is over.
+      const overBy =
+        lo !== null && hi !== null && hi - lo + 1 > settings.max_calls
+          ? timed(() => countCalls.get()!.n) - settings.max_calls
+          : 0;
+      const calls: CallsPass = { cutoff, overBy, keep: new Set(), cursor: 0 };
+      while (!stopped) {
+        const step = timed(() => steps.calls(calls));
+        report.deleted.calls += step.calls;
+        report.largest_step_calls = Math.max(report.largest_step_calls, step.calls);
+        if (step.forced) report.forced_cuts++;
+        await yieldToIo();
+        if (step.calls === 0) break;
+      }
+      for (const table of ['startups', 'rejections'] as const) {
+        while (!stopped) {
+          const n = timed(() => steps[table](cutoff));
+          report.deleted[table] += n;
+          await yieldToIo();
+          if (n < chunkRows) break;
+        }
+      }
+      const batches = { cutoff, batchCursor: 0 };
+      while (!stopped) {
+        const { deleted, more } = timed(() => steps.batches(batches));
+        report.deleted.batches += deleted;
+        await yieldToIo();
+        if (!more) break;
+      }
+    } catch (error) {
+      report.error = error instanceof Error ? error.message : String(error);
+    }
+    report.finished_ms = now();
+    lastPass = report;
+    options.onPass?.(report);
+    return report;
+  }
+
+  function runPass(): Promise<PassReport> {
+    if (current) return current;
+    const wasStopped = stopped;
+    stopped = false;
+    current = pass().finally(() => {
+      current = null;
+      if (wasStopped && !timer) stopped = true;
+    });
+    return current;
+  }
+
+  function arm(delay: number): void {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // Settings may have changed while a pass ran: let it finish, then run a fresh one.
+      void (current ?? Promise.resolve()).then(() => runPass()).finally(() => arm(intervalMs));
+    }, delay);
+    // A pending pass must never keep the process alive.
+    timer.unref();
+  }
+
+  const retention: Retention = {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      registry.set(store, retention);
+      arm(firstDelayMs);
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      if (registry.get(store) === retention) registry.delete(store);
+    },
+    runPass,
+    schedule() {
+      if (!stopped) arm(0);
+    },
+    get lastPass() {
+      return lastPass;
+    },
+    get running() {
+      return current !== null;
+    },
+  };
+  return retention;
+}
