@@ -126,6 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bus,
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
   });
+  const readsDerived = new Set([...Object.values(metricsRoutes), ...Object.values(exportRoutes)]);
   const routes = compileRoutes(
     coreRoutes,
     metricsRoutes,
@@ -206,8 +207,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           }
         }
       }
-      // Deferred derived facts are brought up to date before any read sees the calls.
-      store.flushDerived();
+      // Deferred derived facts are brought up to date before a metrics read sees the calls.
+      // Routes that read raw rows or settings skip it, so they keep answering when the
+      // database is in trouble (full disk, damaged pages) and a flush cannot commit.
+      if (readsDerived.has(handler)) store.flushDerived();
       const filter = parseFilter(url.searchParams, store);
       const result = await handler({
         store,

@@ -36,10 +36,13 @@ export function createDerivedQueue(
 ): DerivedQueue {
   // A database written before the watermark existed was maintained call by call, so all of
   // it is up to date: start the watermark at its last call.
-  db.prepare(
-    `INSERT OR IGNORE INTO settings (key, value)
-     VALUES (?, CAST((SELECT coalesce(max(id), 0) FROM calls) AS TEXT))`,
-  ).run(WATERMARK_KEY);
+  // (Only then is `calls` read: opening never touches call pages otherwise.)
+  if (!db.prepare('SELECT 1 FROM settings WHERE key = ?').get(WATERMARK_KEY)) {
+    db.prepare(
+      `INSERT INTO settings (key, value)
+       VALUES (?, CAST((SELECT coalesce(max(id), 0) FROM calls) AS TEXT))`,
+    ).run(WATERMARK_KEY);
+  }
   const readMark = db
     .prepare<[string], number>('SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?')
     .pluck();

@@ -83,8 +83,14 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     };
   }
   const queue = createDerivedQueue(db, createDerivedMaintainer(db));
-  // Whatever a crash left pending is maintained before anything reads it.
-  queue.flush();
+  // Whatever a crash left pending is maintained before anything reads it. If that fails (a
+  // damaged page, a full disk), the store still opens: the calls stay pending, ingest and
+  // reads report the fault as it happens, and the next flush tries again.
+  try {
+    queue.flush();
+  } catch {
+    // see above
+  }
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
   return {
