@@ -2,6 +2,7 @@
  * Finding a running dashboard: the default URL and a quick probe. Shared by `demo`, `tail`
  * and `import --url`.
  */
+import { UsageError } from '../io.js';
 import { defaultPort } from '../paths.js';
 
 /** `http://localhost:7857`, or the port in `$MCPULSE_DEVTOOLS_PORT`. */
@@ -12,6 +13,15 @@ export function defaultUrl(env: NodeJS.ProcessEnv): string {
 /** Strips a trailing slash, so `${url}/api/…` is always one slash. */
 export function normalizeUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
+}
+
+/** `--url` as given (or the default), normalised and checked to be `http(s)://host:port`. */
+export function parseServerUrl(value: string | undefined, env: NodeJS.ProcessEnv): string {
+  const url = normalizeUrl(value ?? defaultUrl(env));
+  if (!/^https?:\/\/[^/]+$/i.test(url)) {
+    throw new UsageError(`--url: expected http://host:port, received '${url}'`);
+  }
+  return url;
 }
 
 /** What answered at a URL. */

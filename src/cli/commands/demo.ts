@@ -2,7 +2,7 @@ import { runDemo, DEMO_KEY, type DemoResult } from '../../demo/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { defaultDbPath } from '../paths.js';
-import { defaultUrl, isLoopbackUrl, normalizeUrl, probeDevtools } from './demo-probe.js';
+import { isLoopbackUrl, parseServerUrl, probeDevtools } from './demo-probe.js';
 import {
   describeServer,
   reportStartupError,
@@ -96,9 +96,7 @@ export const command: Command = {
       io.stdout.write(USAGE);
       return 0;
     }
-    const url = normalizeUrl(values.url ?? defaultUrl(io.env));
-    if (!/^https?:\/\/[^/]+$/i.test(url))
-      throw new UsageError(`--url: expected http://host:port, received '${url}'`);
+    const url = parseServerUrl(values.url, io.env);
     if (values.key !== undefined && values.key.trim() === '')
       throw new UsageError('--key: an empty key turns producers off');
 

@@ -5,7 +5,7 @@ import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../open-db.js';
 import { defaultDbPath } from '../paths.js';
-import { defaultUrl, normalizeUrl } from './demo-probe.js';
+import { parseServerUrl } from './demo-probe.js';
 import { followStream, type SseEvent } from './tail-sse.js';
 import {
   formatJson,
@@ -151,9 +151,7 @@ export const command: Command = {
       io.stdout.write(USAGE);
       return 0;
     }
-    const url = normalizeUrl(values.url ?? defaultUrl(io.env));
-    if (!/^https?:\/\/[^/]+$/i.test(url))
-      throw new UsageError(`--url: expected http://host:port, received '${url}'`);
+    const url = parseServerUrl(values.url, io.env);
     const filters: Filters = {
       project: values.project,
       tool: values.tool,
