@@ -39,6 +39,8 @@ class LiveHub {
   private source: EventSource | null = null;
   private pendingCalls: Call[] = [];
   private pendingOther = 0;
+  /** A `cleared` event arrived: the feed starts over from the calls after it. */
+  private pendingCleared = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private rateWindow: { at: number; n: number }[] = [];
 
@@ -70,7 +72,13 @@ class LiveHub {
       }
       this.schedule();
     });
-    for (const type of ['batch', 'startup', 'rejection', 'cleared']) {
+    source.addEventListener('cleared', () => {
+      this.pendingCalls = [];
+      this.pendingCleared = true;
+      this.pendingOther++;
+      this.schedule();
+    });
+    for (const type of ['batch', 'startup', 'rejection']) {
       source.addEventListener(type, () => {
         this.pendingOther++;
         this.schedule();
@@ -87,8 +95,10 @@ class LiveHub {
     this.timer = null;
     const calls = this.pendingCalls;
     const n = calls.length + this.pendingOther;
+    const cleared = this.pendingCleared;
     this.pendingCalls = [];
     this.pendingOther = 0;
+    this.pendingCleared = false;
     if (n === 0) return;
     const now = Date.now();
     this.rateWindow.push({ at: now, n: calls.length });
@@ -100,9 +110,8 @@ class LiveHub {
     const rate = this.rateWindow.reduce((s, w) => s + w.n, 0) / span;
     // Newest first; only the last FEED_SIZE matter, so a burst of thousands costs one slice.
     const fresh = calls.slice(-FEED_SIZE).reverse();
-    const feed = fresh.length
-      ? fresh.concat(this.snapshot.feed).slice(0, FEED_SIZE)
-      : this.snapshot.feed;
+    const kept = cleared ? [] : this.snapshot.feed;
+    const feed = fresh.length || cleared ? fresh.concat(kept).slice(0, FEED_SIZE) : kept;
     this.set({
       version: this.snapshot.version + 1,
       feed,

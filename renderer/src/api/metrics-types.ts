@@ -53,7 +53,8 @@ export interface TimePoint {
 }
 
 export interface Timeseries {
-  bucket: 'hour' | 'day';
+  /** Auto: minutes under ~3 h, hours up to 72 h, days beyond. */
+  bucket: 'minute' | 'hour' | 'day';
   width_ms: number;
   tz: number;
   from: string | null;

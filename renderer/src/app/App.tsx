@@ -6,6 +6,7 @@ import { OverviewPage } from '../pages/overview/OverviewPage';
 import { ComparePage } from '../pages/sessions/ComparePage';
 import { SessionPage } from '../pages/sessions/SessionPage';
 import { SessionsPage } from '../pages/sessions/SessionsPage';
+import { SettingsPage } from '../pages/settings/SettingsPage';
 import { SetupPage } from '../pages/setup/SetupPage';
 import { SizesPage } from '../pages/sizes/SizesPage';
 import { ToolPage } from '../pages/tools/ToolPage';
@@ -43,6 +44,7 @@ const PAGES: Record<string, { render: () => ReactNode; filters: boolean }> = {
     filters: false,
   },
   '/setup': { render: () => <SetupPage />, filters: false },
+  '/settings': { render: () => <SettingsPage />, filters: false },
 };
 
 export function App() {

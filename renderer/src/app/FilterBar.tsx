@@ -3,6 +3,7 @@
  * back button walks pages rather than every filter tweak), and every page reads from it.
  */
 import { useLive } from '../api/live';
+import { ExportMenu } from '../components/ExportMenu';
 import { Name } from '../components/Name';
 import { RANGES, filtersOf } from './filters';
 import { hrefOf, navigate, useLocation, withParams } from './router';
@@ -11,7 +12,9 @@ import { useAppData } from './status';
 export function FilterBar() {
   const loc = useLocation();
   const f = filtersOf(loc.params);
-  const { projects } = useAppData();
+  const { projects, hasData } = useAppData();
+  // The Calls page narrows to one session with `session`; an export there follows it.
+  const session = loc.path === '/calls' ? (loc.params.get('session') ?? undefined) : undefined;
   const set = (changes: Record<string, string | null>): void =>
     navigate(hrefOf(loc.path, withParams(loc.params, changes)), { replace: true });
   const customRange = !f.range && (f.from || f.to);
@@ -61,6 +64,7 @@ export function FilterBar() {
       )}
       <div className="spacer" />
       <LiveIndicator />
+      <ExportMenu filters={f} session={session} disabled={hasData === false} />
     </div>
   );
 }

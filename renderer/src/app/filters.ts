@@ -34,9 +34,15 @@ export function filtersOf(params: URLSearchParams): Filters {
   return f;
 }
 
+/** Relative ranges start on a whole minute (see {@link apiQuery}). */
+const RANGE_STEP_MS = 60_000;
+
 /**
  * The API query for a set of filters. A relative range becomes an absolute `from` at call
- * time, so a refetch minutes later moves the window with the clock.
+ * time, so a refetch minutes later moves the window with the clock. That `from` is floored to
+ * the minute: the query must read the same from one render to the next (a new query string
+ * every render would refetch forever), it moves once a minute, and the first minute bucket of
+ * a short range is a whole one.
  */
 export function apiQuery(
   f: Filters,
@@ -45,8 +51,10 @@ export function apiQuery(
   const q = new URLSearchParams();
   if (f.project) q.set('project', f.project);
   const preset = RANGES.find((r) => r.value === f.range);
-  if (preset?.ms) q.set('from', new Date(Date.now() - preset.ms).toISOString());
-  else if (f.from) q.set('from', f.from);
+  if (preset?.ms) {
+    const now = Math.floor(Date.now() / RANGE_STEP_MS) * RANGE_STEP_MS;
+    q.set('from', new Date(now - preset.ms).toISOString());
+  } else if (f.from) q.set('from', f.from);
   if (f.to && !preset?.ms) q.set('to', f.to);
   if (f.tool) q.set('tool', f.tool);
   if (f.client) q.set('client', f.client);

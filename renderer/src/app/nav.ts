@@ -16,4 +16,5 @@ export const NAV: NavItem[] = [
   { path: '/ingest', label: 'Ingest log', key: 'i' },
   { path: '/playground', label: 'Playground', key: 'p' },
   { path: '/setup', label: 'Setup', key: 'u' },
+  { path: '/settings', label: 'Settings', key: 'e' },
 ];

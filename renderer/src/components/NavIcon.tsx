@@ -10,6 +10,7 @@ const PATHS: Record<string, string> = {
   '/playground': 'M5 4 2 8l3 4M11 4l3 4-3 4M9 3 7 13',
   '/setup':
     'M8 5.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
+  '/settings': 'M2 4.5h7M12 4.5h2M2 11.5h2M7 11.5h7M10.5 3v3M5.5 10v3',
 };
 
 export function NavIcon({ name }: { name: string }) {

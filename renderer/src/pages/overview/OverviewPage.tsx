@@ -7,7 +7,7 @@ import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { navigate } from '../../app/router';
 import { useAppData } from '../../app/status';
-import { CallsOverTime } from '../../components/charts/CallsOverTime';
+import { bucketName, CallsOverTime } from '../../components/charts/CallsOverTime';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
 import { InsightList } from '../../components/InsightList';
 import { LiveFeed } from '../../components/LiveFeed';
@@ -95,7 +95,17 @@ export function OverviewPage() {
       </div>
 
       <div className="grid overview-row">
-        <Panel title="Calls over time" className="span-2">
+        <Panel
+          title="Calls over time"
+          className="span-2"
+          actions={
+            series.data && (
+              <span className="panel-note" data-testid="series-bucket">
+                {bucketName(series.data.width_ms)}
+              </span>
+            )
+          }
+        >
           {points.length ? (
             <CallsOverTime points={points} bucketMs={series.data?.width_ms ?? 3_600_000} />
           ) : series.error ? (

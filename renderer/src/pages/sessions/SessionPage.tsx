@@ -6,6 +6,7 @@ import { useCallback, useMemo } from 'react';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { CopyButton } from '../../components/CopyButton';
+import { ExportMenu } from '../../components/ExportMenu';
 import { Fact } from '../../components/Fact';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
@@ -68,6 +69,12 @@ export function SessionPage() {
         <Link className="btn" href={link('/sessions', { compare: session.id })}>
           Compare…
         </Link>
+        {/* The whole session, whatever the range: its own project, no time or tool filter. */}
+        <ExportMenu
+          filters={{ project: filters.project ?? String(session.project_id) }}
+          session={session.id}
+          testId="session-export"
+        />
       </div>
       {res.error && <StaleBanner message={res.error} />}
 

@@ -112,8 +112,10 @@ export function SizesPage() {
       <div className="page-head">
         <h1>Sizes</h1>
         <span className="sub">
-          Sizes in UTF-16 units as SDKs measure them · tokens ≈ units ÷ 4 · ${price} per million
-          input tokens
+          Sizes in UTF-16 units as SDKs measure them · tokens ≈ units ÷ 4 ·{' '}
+          <Link href={link('/settings')} data-testid="sizes-price" title="Change the price">
+            ${price} per million input tokens
+          </Link>
         </span>
       </div>
       {res.error && <StaleBanner message={res.error} />}

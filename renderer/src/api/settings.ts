@@ -1,0 +1,86 @@
+/**
+ * Settings, admin and export: the routes that change data or hand out files. Writes go through
+ * {@link sendJson}, so a 400 arrives as an ApiFailure carrying the server's sentence.
+ */
+import { apiQuery, type Filters } from '../app/filters';
+import { sendJson } from './http';
+
+export interface Pricing {
+  usd_per_million_tokens: number;
+  default_usd_per_million_tokens: number;
+}
+
+export interface RetentionSettings {
+  max_calls: number;
+  max_age_days: number;
+}
+
+export interface RetentionPass {
+  started_ms: number;
+  finished_ms: number;
+  settings: RetentionSettings;
+  deleted: { calls: number; startups: number; batches: number; rejections: number };
+  steps: number;
+  longest_step_ms: number;
+  forced_cuts: number;
+  error?: string;
+}
+
+export interface Retention extends RetentionSettings {
+  defaults: RetentionSettings;
+  bounds: Record<keyof RetentionSettings, { min: number; max: number }>;
+  last_pass: RetentionPass | null;
+}
+
+export interface ClearResult {
+  cleared: true;
+  at_ms: number;
+  deleted: { calls: number; startups: number; batches: number; rejections: number };
+}
+
+/** The exact phrase `POST /api/admin/clear` wants in `confirm`. */
+export const CLEAR_PHRASE = 'delete all data';
+
+export const settingsPaths = {
+  pricing: '/api/settings/pricing',
+  retention: '/api/settings/retention',
+};
+
+export const savePricing = (usd: number): Promise<Pricing> =>
+  sendJson<Pricing>('PUT', settingsPaths.pricing, { usd_per_million_tokens: usd });
+
+export const saveRetention = (update: Partial<RetentionSettings>): Promise<Retention> =>
+  sendJson<Retention>('PUT', settingsPaths.retention, update);
+
+export const clearAllData = (): Promise<ClearResult> =>
+  sendJson<ClearResult>('POST', '/api/admin/clear', { confirm: CLEAR_PHRASE });
+
+export type ExportFormat = 'jsonl' | 'csv' | 'md';
+
+export const EXPORT_FORMATS: { format: ExportFormat; label: string; hint: string }[] = [
+  {
+    format: 'jsonl',
+    label: 'Raw payloads (JSONL, replayable)',
+    hint: 'Every accepted payload as sent: replay with mcpulse-devtools import',
+  },
+  { format: 'csv', label: 'Summary (CSV)', hint: 'One row per tool, for a spreadsheet' },
+  {
+    format: 'md',
+    label: 'Summary (Markdown)',
+    hint: 'Headline numbers and tools, for a PR or issue',
+  },
+];
+
+/** `GET /api/export` for the filters (a relative range resolved now) plus a session, if any. */
+export function exportPath(f: Filters, format: ExportFormat, session?: string): string {
+  return `/api/export${apiQuery(f, { format, session })}`;
+}
+
+/**
+ * A server validation message without its field prefix, as a sentence for beside the field:
+ * `max_calls: expected an integer …` → `Expected an integer …`.
+ */
+export function fieldMessage(message: string, field: string): string {
+  const rest = message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
