@@ -15,6 +15,11 @@ import type { DerivedMaintainer, InsertedCall } from './derived.js';
 
 const WATERMARK_KEY = 'derived_through_call_id';
 
+/** After clear-all: no call is maintained, because there is no call. */
+export function resetDerivedWatermark(db: Database.Database): void {
+  db.prepare("UPDATE settings SET value = '0' WHERE key = ?").run(WATERMARK_KEY);
+}
+
 /** How long the server lets calls gather before it starts maintaining them. */
 export const DEFERRED_FLUSH_MS = 25;
 

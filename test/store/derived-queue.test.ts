@@ -113,3 +113,49 @@ describe('deferred derived facts', () => {
     deferred.close();
   });
 });
+
+describe('the watermark when calls are deleted (migration 003, clear-all)', () => {
+  const mark = (s: { db: import('better-sqlite3').Database }) =>
+    s.db.prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'").pluck().get();
+
+  it('follows deletes of the newest calls down, so reused ids are maintained', () => {
+    const store = tempStore();
+    stores.push(store);
+    traffic(store);
+    expect(mark(store)).toBe('60');
+    // Deleting the newest calls (say, retention emptying an idle project) lowers it…
+    store.db.prepare('DELETE FROM calls WHERE id > 40').run();
+    expect(mark(store)).toBe('40');
+    // …so the calls that reuse ids 41… are maintained, and the facts equal a rebuild.
+    traffic(store);
+    expect(snapshot(store)).toEqual(rebuilt(store));
+  });
+
+  it('leaves it alone when older calls go', () => {
+    const store = tempStore();
+    stores.push(store);
+    traffic(store);
+    store.db.prepare('DELETE FROM calls WHERE id <= 10').run();
+    expect(mark(store)).toBe('60');
+  });
+
+  it('starts it again at 0 after clear-all, so the next calls are counted (deferred)', async () => {
+    const { clearAll } = await import('../../src/store/retention/clear.js');
+    const first = tempStore();
+    stores.push(first);
+    const path = first.path;
+    first.close();
+    const deferred = Object.assign(openStore(path, { deferDerived: true }), {
+      cleanup: () => {},
+      dir: '',
+    });
+    traffic(deferred);
+    deferred.flushDerived();
+    clearAll(deferred);
+    expect(mark(deferred)).toBe('0');
+    traffic(deferred);
+    expect(deferred.flushDerived()).toBe(60);
+    expect(snapshot(deferred)).toEqual(rebuilt(deferred));
+    deferred.close();
+  });
+});

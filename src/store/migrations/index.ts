@@ -5,6 +5,7 @@
  */
 import * as m001 from './001-initial.js';
 import * as m002 from './002-metrics.js';
+import * as m003 from './003-derived-watermark.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: m001.sql },
   { version: 2, name: 'metrics', sql: m002.sql },
+  { version: 3, name: 'derived-watermark', sql: m003.sql },
 ];

@@ -2,6 +2,7 @@
  * Clear-all: every row of every table except `settings`, in one transaction — the user's
  * settings survive the data they configure.
  */
+import { resetDerivedWatermark } from '../derived-queue.js';
 import type { Store } from '../index.js';
 
 /** Rows removed by {@link clearAll}, by table. */
@@ -36,6 +37,9 @@ export function clearAll(store: Store): ClearReport {
         report[name] = db.prepare(`DELETE FROM ${quoted}`).run().changes;
       }
       for (const t of triggers) db.exec(t.sql);
+      // Call ids start again at 1 in an empty table: the deferred-facts watermark must too
+      // (its delete trigger was among those dropped above).
+      resetDerivedWatermark(db);
     })();
   } finally {
     db.pragma('foreign_keys = ON');
