@@ -37,57 +37,14 @@ export interface Project {
   sessions: number;
 }
 
-export interface Call {
-  id: number;
-  project_id: number;
-  batch_id: number;
-  session_id: string;
-  client_name: string;
-  tool_name: string;
-  started_at: string;
-  started_ms: number;
-  duration_ms: number;
-  outcome: Outcome;
-  response_bytes: number;
-  is_empty: boolean;
-  args_hash: string;
-  received_ms: number;
-}
-
-export interface Startup {
-  id: number;
-  project_id: number;
-  batch_id: number;
-  session_id: string;
-  client_name: string;
-  received_ms: number;
-  tools: { name: string; schema_bytes: number }[];
-}
-
-export interface Batch {
-  id: number;
-  project_id: number | null;
-  key_prefix: string | null;
-  received_ms: number;
-  status: number;
-  accepted: number;
-  rejected: number;
-  body_bytes: number;
-  error: string | null;
-  user_agent: string | null;
-}
-
-export interface Rejection {
-  id: number;
-  batch_id: number;
-  project_id: number | null;
-  key_prefix: string | null;
-  received_ms: number;
-  item_index: number | null;
-  reason: string;
-  item: string;
-  truncated: boolean;
-}
+// Raw rows come from the store's own types (type-only, nothing from the server is bundled), so
+// the API and the UI cannot drift apart.
+export type {
+  BatchRow as Batch,
+  CallRow as Call,
+  RejectionRow as Rejection,
+  StartupRow as Startup,
+} from '../../../src/store/types';
 
 export function outcomeKey(c: { outcome: Outcome; is_empty: boolean }): OutcomeKey {
   return c.outcome === 'ok' && c.is_empty ? 'empty' : c.outcome;
