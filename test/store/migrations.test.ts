@@ -78,4 +78,30 @@ describe('migrations', () => {
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
     store.close();
   });
+
+  it('003 keeps the deferred-facts watermark at or below the highest call id on a v2 file', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 2));
+    db.exec(`
+      INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, 'h', 'k', 1, 1);
+      INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 1, 202, 3, 0, 1);
+      INSERT INTO settings (key, value) VALUES ('derived_through_call_id', '3');
+    `);
+    const insert = db.prepare(
+      `INSERT INTO calls (id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
+         duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms)
+       VALUES (?, 1, 1, 's', 'c', 't', '2026-12-02T10:00:00Z', ?, 1, 'ok', 1, 0, 'aaaaaaaaaaaa', 1)`,
+    );
+    for (const id of [1, 2, 3]) insert.run(id, id * 1000);
+    expect(migrate(db, MIGRATIONS.slice(0, 3))).toBe(3);
+    const mark = db
+      .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
+      .pluck();
+    db.prepare('DELETE FROM calls WHERE id = 1').run();
+    expect(mark.get()).toBe('3'); // an older call: unchanged
+    db.prepare('DELETE FROM calls WHERE id = 3').run();
+    expect(mark.get()).toBe('2'); // the newest: follows down to the highest remaining id
+    db.prepare('DELETE FROM calls').run();
+    expect(mark.get()).toBe('0');
+  });
 });
