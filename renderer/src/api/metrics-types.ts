@@ -89,17 +89,8 @@ export interface SessionView {
   cost_usd: number;
 }
 
-export type SessionSort =
-  | 'last_seen'
-  | 'first_seen'
-  | 'duration'
-  | 'calls'
-  | 'first_call_success'
-  | 'retries'
-  | 'chains'
-  | 'errors'
-  | 'units'
-  | 'cost';
+/** The sessions-list sort keys, as the store's query defines them. */
+export type { SessionSort } from '../../../src/store/metrics/queries/sessions';
 
 export interface SessionPage {
   total: number;
