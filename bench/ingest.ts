@@ -60,6 +60,29 @@ interface Row {
   rss: { start: number; mid: number; end: number; peak: number };
   stored: number;
   acked: number;
+  /** Devtools only: acknowledged items still spooled when the load stopped, and how long the
+   * idle server then took to apply them. */
+  spooledAtEnd?: number;
+  drainMs?: number;
+  /** Every acknowledged item, warm-up included, over load time plus drain time. */
+  endToEndPerSec?: number;
+}
+
+interface SpoolAnswer {
+  spool: { pendingRequests: number; pendingPayloads: number } | null;
+}
+
+/** Reads the spool's backlog (a route that does not itself apply it). */
+async function spoolNow(url: string): Promise<number> {
+  const res = await fetch(`${url}/api/spool`);
+  return ((await res.json()) as SpoolAnswer).spool?.pendingPayloads ?? 0;
+}
+
+/** Waits until the devtools server has applied everything it acknowledged; returns ms. */
+async function drained(url: string): Promise<number> {
+  const t0 = performance.now();
+  while ((await spoolNow(url)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  return performance.now() - t0;
 }
 
 /**
@@ -115,6 +138,8 @@ async function run(kind: Kind, size: number, profileDir?: string, rate?: number)
     const rss = sampleRss(server.pid);
     const r = await load(server.url, size, DURATION, `${kind}${size}`, rate);
     const samples = rss.stop();
+    const spooledAtEnd = kind === 'devtools' ? await spoolNow(server.url) : undefined;
+    const drainMs = kind === 'devtools' ? await drained(server.url) : undefined;
     await server.stop();
     const acked = (r['2xx'] + (warm?.['2xx'] ?? 0)) * size;
     const file = new Database(db, { readonly: true });
@@ -139,6 +164,12 @@ async function run(kind: Kind, size: number, profileDir?: string, rate?: number)
       },
       stored,
       acked,
+      spooledAtEnd,
+      drainMs,
+      endToEndPerSec:
+        drainMs === undefined
+          ? undefined
+          : acked / ((warm ? warm.duration : 0) + r.duration + drainMs / 1000),
     };
   } finally {
     await server.stop().catch(() => {});
@@ -232,14 +263,15 @@ async function main(): Promise<void> {
   }
 
   console.log(
-    '\n| payloads per request | server | payloads/s | requests/s | p50 ack | p99 ack | max ack | non-2xx / errors | server RSS start → mid → end (peak) | rows stored = acknowledged |',
+    '\n| payloads per request | server | payloads/s | requests/s | p50 ack | p99 ack | max ack | non-2xx / errors | server RSS start → mid → end (peak) | spooled at end → applied after | end-to-end payloads/s | rows stored = acknowledged |',
   );
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|---|');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|---|---:|---|');
   for (const r of rows) {
     const name = `${r.kind === 'baseline' ? 'bare baseline' : '**mcpulse-devtools serve**'}${r.rate ? `, held to ${r.rate} req/s` : ''}`;
     console.log(
       `| ${r.size} | ${name} | ${fmt(r.payloadsPerSec)} | ${fmt(r.requestsPerSec)} | ` +
         `${fmt(r.p50, 1)} ms | ${fmt(r.p99, 1)} ms | ${fmt(r.max, 1)} ms | ${r.failures} | ${fmt(r.rss.start)} → ${fmt(r.rss.mid)} → ${fmt(r.rss.end)} (${fmt(r.rss.peak)}) MiB | ` +
+        `${r.drainMs === undefined ? '—' : `${fmt(r.spooledAtEnd!)} → ${fmt(r.drainMs / 1000, 1)} s`} | ${r.endToEndPerSec === undefined ? '—' : fmt(r.endToEndPerSec)} | ` +
         `${storedOk(r) ? `yes (${fmt(r.acked)}${r.stored > r.acked ? ` + ${r.stored - r.acked} in flight at the end` : ''})` : `NO: ${r.stored} stored, ${r.acked} acknowledged`} |`,
     );
   }

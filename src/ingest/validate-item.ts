@@ -5,7 +5,9 @@ import {
   KNOWN_CALL_FIELDS,
   KNOWN_STARTUP_FIELDS,
   payloadSchema,
+  type Payload,
 } from './wire.js';
+import { fastCall } from './fast-call.js';
 
 /** How much of a rejected item is kept for the ingest log. */
 export const REJECTED_ITEM_MAX_CHARS = 4096;
@@ -81,10 +83,13 @@ function reject(index: number, item: unknown, reason: string): ItemVerdict {
  */
 export function validateItem(item: unknown, index: number): ItemVerdict {
   try {
-    const parsed = payloadSchema.safeParse(item);
-    if (!parsed.success) return reject(index, item, describeZodError(parsed.error));
+    let payload: Payload | null = fastCall(item);
+    if (!payload) {
+      const parsed = payloadSchema.safeParse(item);
+      if (!parsed.success) return reject(index, item, describeZodError(parsed.error));
+      payload = parsed.data;
+    }
     const raw = item as Record<string, unknown>;
-    const payload = parsed.data;
     payload.session_id = wellFormed(payload.session_id);
     payload.client_name = wellFormed(payload.client_name);
     if (payload.type === 'startup') {

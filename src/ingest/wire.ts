@@ -6,6 +6,7 @@
  * accept and reject exactly what production does — with the same words.
  */
 import { z } from 'zod';
+import { datetimeRegex } from 'zod/v3';
 
 /** Hosted field caps (wire-format §1). */
 export const LIMITS = {
@@ -18,6 +19,13 @@ export const LIMITS = {
   toolsPerStartup: 500,
 } as const;
 
+/**
+ * zod's own ISO 8601 check (`z.string().datetime({ offset: true })`), with the pattern built
+ * once: zod rebuilds it on every call, a measurable share of ingest. Same pattern, same words.
+ */
+export const ISO_DATETIME = datetimeRegex({ offset: true, local: false, precision: null });
+const isoDatetime = z.string().regex(ISO_DATETIME, 'Invalid datetime');
+
 const argsHash = z.string().regex(/^[0-9a-f]{4,64}$/, 'Expected 4–64 lowercase hex characters');
 const byteCount = z.number().int().min(0).max(LIMITS.bytes);
 
@@ -28,7 +36,7 @@ export const callSchema = z.object({
   session_id: z.string().min(1).max(LIMITS.sessionId),
   client_name: z.string().max(LIMITS.clientName),
   tool_name: z.string().min(1).max(LIMITS.toolName),
-  started_at: z.string().datetime({ offset: true }),
+  started_at: isoDatetime,
   duration_ms: z.number().int().min(0).max(LIMITS.durationMs).default(0),
   outcome: z.enum(['ok', 'bad_args', 'tool_error', 'crashed']),
   response_bytes: byteCount.default(0),

@@ -5,11 +5,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
-  createIngest,
+  createSpooledIngest,
   LiveBus,
   MAX_BODY_BYTES,
   RateLimiter,
-  type IngestHandler,
+  type SpooledIngest,
 } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 import { createRetention, type RetentionOptions } from '../store/retention/index.js';
@@ -50,6 +50,8 @@ export interface ServerOptions {
   routes?: RouteMap;
   /** Retention timer options (src/store/retention/); `false` turns it off. */
   retention?: RetentionOptions | false;
+  /** The ingest spool's bound in items (src/ingest/spool.ts); default 500,000. */
+  maxSpoolPayloads?: number;
 }
 
 /** A running server. */
@@ -121,10 +123,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     wildcard: hosts.some((h) => h === '0.0.0.0' || h === '::'),
   };
   const bus = new LiveBus();
-  const ingest: IngestHandler = createIngest({
+  const ingest: SpooledIngest = createSpooledIngest({
     store,
     bus,
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
+    maxBacklogPayloads: options.maxSpoolPayloads,
   });
   const readsDerived = new Set([...Object.values(metricsRoutes), ...Object.values(exportRoutes)]);
   const routes = compileRoutes(
@@ -163,7 +166,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (req.method !== 'POST')
         return sendJson(res, 405, { error: 'use POST /v1/ingest' }, { allow: 'POST' });
       const body = await readBody(req, MAX_BODY_BYTES);
-      const answer = ingest({
+      const answer = await ingest.handle({
         authorization: req.headers.authorization,
         contentType: req.headers['content-type'],
         userAgent: req.headers['user-agent'],
@@ -207,10 +210,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           }
         }
       }
-      // Deferred derived facts are brought up to date before a metrics read sees the calls.
-      // Routes that read raw rows or settings skip it, so they keep answering when the
-      // database is in trouble (full disk, damaged pages) and a flush cannot commit.
-      if (readsDerived.has(handler)) store.flushDerived();
+      // Every acknowledged batch is applied before a read sees the data (and deferred derived
+      // facts brought up to date). A metrics read fails with the store's error when that
+      // cannot commit; routes reading raw rows or settings answer anyway, so they keep working
+      // while the database is in trouble (full disk, damaged pages).
+      if (readsDerived.has(handler)) {
+        await ingest.settle();
+        store.flushDerived();
+      } else if (handler !== coreRoutes['GET /api/spool']) {
+        await ingest.settle().catch(() => undefined);
+      }
       const filter = parseFilter(url.searchParams, store);
       const result = await handler({
         store,
@@ -220,6 +229,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         filter,
         server: info,
         bus,
+        spool: ingest.state,
       });
       if (result instanceof RawResponse) return await sendRaw(res, result);
       sendJson(res, 200, result);
@@ -269,6 +279,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bus,
     close: async () => {
       retention?.stop();
+      ingest.close();
       await Promise.all(
         servers.map(
           (s) =>

@@ -11,9 +11,17 @@ import { createDerivedMaintainer } from './derived.js';
 import { createDerivedQueue } from './derived-queue.js';
 import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
+import { createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
 
 export type { BatchRecord, BatchWriteResult } from './batch-record.js';
+export type {
+  AppliedRequest,
+  SpoolBacklog,
+  SpooledRequest,
+  SpoolEntry,
+  SpoolTable,
+} from './spool.js';
 export type * from './types.js';
 
 /** An open database. */
@@ -29,6 +37,8 @@ export interface Store {
    * pending). Readers of metrics call this first; returns how many calls it maintained.
    */
   flushDerived(): number;
+  /** Requests acknowledged but not yet applied (src/store/spool.ts). */
+  readonly spool: SpoolTable;
   close(): void;
 }
 
@@ -79,6 +89,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       read: createReader(db),
       writeBatch: refuse,
       flushDerived: () => 0,
+      spool: { add: refuse, apply: refuse, backlog: () => readonlyBacklog(db) },
       close: () => db.close(),
     };
   }
@@ -103,6 +114,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       return result;
     },
     flushDerived: queue.flush,
+    // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
+    // engine must be handed all of them (see derived-queue.ts), so flush instead.
+    spool: createSpoolTable(db, deferred ? () => void queue.flush() : queue.maintainNow),
     close: () => {
       queue.dispose();
       try {
@@ -114,4 +128,16 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       db.close();
     },
   };
+}
+
+/** A read-only open does not migrate: a file from before the spool has no backlog. */
+function readonlyBacklog(db: Database.Database): SpoolBacklog {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'spool'");
+  if (!exists.get()) return { requests: 0, payloads: 0, oldestMs: null };
+  const c = db
+    .prepare<[], { requests: number; payloads: number; oldest: number | null }>(
+      'SELECT count(*) AS requests, coalesce(sum(payloads), 0) AS payloads, min(received_ms) AS oldest FROM spool',
+    )
+    .get()!;
+  return { requests: c.requests, payloads: c.payloads, oldestMs: c.oldest };
 }

@@ -13,6 +13,17 @@ export function createBatchWriter(
   db: Database.Database,
   onCallsInserted: (calls: readonly InsertedCall[]) => void,
 ): (record: BatchRecord) => BatchWriteResult {
+  return db.transaction(createBatchInserts(db, onCallsInserted));
+}
+
+/**
+ * The same writes without a transaction of their own, for a caller that writes many requests
+ * in one (the spool applying a slice) and would otherwise pay a savepoint per request.
+ */
+export function createBatchInserts(
+  db: Database.Database,
+  onCallsInserted: (calls: readonly InsertedCall[]) => void,
+): (record: BatchRecord) => BatchWriteResult {
   const upsertProject = db.prepare<[string, string, number, number], { id: number }>(
     `INSERT INTO projects (key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?)
      ON CONFLICT (key_sha256) DO UPDATE SET last_seen_ms = max(last_seen_ms, excluded.last_seen_ms)
@@ -39,7 +50,7 @@ export function createBatchWriter(
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
 
-  return db.transaction((r: BatchRecord): BatchWriteResult => {
+  return (r: BatchRecord): BatchWriteResult => {
     const projectId =
       r.keySha256 && r.keyPrefix
         ? upsertProject.get(r.keySha256, r.keyPrefix, r.receivedMs, r.receivedMs)!.id
@@ -120,5 +131,5 @@ export function createBatchWriter(
       ),
     );
     return { batchId, projectId, callIds: inserted.map((c) => c.id), startupIds, rejectionIds };
-  });
+  };
 }

@@ -6,10 +6,14 @@ import { intParam } from './router.js';
  * Metrics live in metrics-routes.ts.
  */
 export const coreRoutes: RouteMap = {
-  'GET /api/status': ({ store, server }) => ({
+  'GET /api/status': ({ store, server, spool }) => ({
     ...server,
     counts: store.read.counts(),
+    spool: spool?.() ?? null,
   }),
+
+  // The spool's backlog as it stands — this route alone does not wait for it to be applied.
+  'GET /api/spool': ({ spool }) => ({ spool: spool?.() ?? null }),
 
   'GET /api/projects': ({ store }) => ({
     projects: store.read.projects().map(({ key_sha256, ...p }) => ({

@@ -1,4 +1,5 @@
 import type { LiveBus } from '../../ingest/bus.js';
+import type { SpoolState } from '../../ingest/spool.js';
 import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../store/types.js';
 
@@ -17,6 +18,8 @@ export interface ApiContext {
   server: ServerInfo;
   /** The live bus, for routes that announce a change (clear-all publishes `cleared`). */
   bus?: LiveBus;
+  /** The ingest spool's backlog (absent when a route runs without the server). */
+  spool?: () => SpoolState;
 }
 
 /** Facts about the running listener. */

@@ -6,6 +6,7 @@
 import * as m001 from './001-initial.js';
 import * as m002 from './002-metrics.js';
 import * as m003 from './003-derived-watermark.js';
+import * as m004 from './004-spool.js';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: m001.sql },
   { version: 2, name: 'metrics', sql: m002.sql },
   { version: 3, name: 'derived-watermark', sql: m003.sql },
+  { version: 4, name: 'spool', sql: m004.sql },
 ];

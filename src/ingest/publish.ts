@@ -1,0 +1,69 @@
+import type { BatchRecord, BatchWriteResult } from '../store/batch-record.js';
+import type { LiveBus } from './bus.js';
+
+/** Announces one stored request on the live bus: its batch, then each row it wrote. */
+export function publishWritten(bus: LiveBus, record: BatchRecord, written: BatchWriteResult): void {
+  if (bus.size === 0) return;
+  const { batchId, projectId } = written;
+  bus.publish({
+    type: 'batch',
+    data: {
+      id: batchId,
+      project_id: projectId,
+      key_prefix: record.keyPrefix,
+      received_ms: record.receivedMs,
+      status: record.status,
+      accepted: record.calls.length + record.startups.length,
+      rejected: record.rejections.length,
+      body_bytes: record.bodyBytes,
+      error: record.error,
+      user_agent: record.userAgent,
+    },
+  });
+  record.calls.forEach((c, i) => {
+    bus.publish({
+      type: 'call',
+      data: {
+        id: written.callIds[i]!,
+        project_id: projectId!,
+        batch_id: batchId,
+        ...c.payload,
+        started_ms: c.startedMs,
+        received_ms: record.receivedMs,
+        extra: c.extra,
+      },
+    });
+  });
+  record.startups.forEach((s, i) => {
+    const { tools, session_id, client_name } = s.payload;
+    bus.publish({
+      type: 'startup',
+      data: {
+        id: written.startupIds[i]!,
+        project_id: projectId!,
+        batch_id: batchId,
+        session_id,
+        client_name,
+        received_ms: record.receivedMs,
+        tools,
+        extra: s.extra,
+      },
+    });
+  });
+  record.rejections.forEach((r, i) => {
+    bus.publish({
+      type: 'rejection',
+      data: {
+        id: written.rejectionIds[i]!,
+        batch_id: batchId,
+        project_id: projectId,
+        key_prefix: record.keyPrefix,
+        received_ms: record.receivedMs,
+        item_index: r.index,
+        reason: r.reason,
+        item: r.item,
+        truncated: r.truncated,
+      },
+    });
+  });
+}
