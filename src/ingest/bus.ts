@@ -1,4 +1,5 @@
 import type { BatchRow, CallRow, RejectionRow, StartupRow } from '../store/types.js';
+import type { SpoolState } from './spool.js';
 
 /** What the live stream carries: one event per stored row, plus the batch they came in. */
 export type LiveEvent =
@@ -6,7 +7,9 @@ export type LiveEvent =
   | { type: 'call'; data: CallRow }
   | { type: 'startup'; data: StartupRow }
   | { type: 'rejection'; data: RejectionRow }
-  | { type: 'cleared'; data: { at_ms: number } };
+  | { type: 'cleared'; data: { at_ms: number } }
+  /** The ingest spool's backlog changed (at most a few times a second; src/ingest/spool.ts). */
+  | { type: 'spool'; data: SpoolState };
 
 export type LiveListener = (event: LiveEvent) => void;
 

@@ -70,6 +70,8 @@ const BUSY_MS = 10;
 const STARVE_MS = 250;
 /** After a failed apply, try again this often (requests and reads also retry). */
 const RETRY_MS = 1000;
+/** The live `spool` event is sent at most this often while the backlog changes. */
+const ANNOUNCE_MS = 250;
 
 interface Waiting {
   verdict: Extract<Verdict, { kind: 'accepted' }>;
@@ -99,6 +101,31 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     failing: failing?.message ?? null,
   });
 
+  // The dashboard hears about the backlog while there is one, and once more when it is gone
+  // or applying fails or recovers — at most every ANNOUNCE_MS, never for a lone stored request.
+  let lastSent: SpoolState | null = null;
+  let announceTimer: NodeJS.Timeout | undefined;
+  let dirty = false;
+  const quiet = (s: SpoolState | null): boolean =>
+    s === null || (s.pendingRequests === 0 && s.failing === null);
+  function announce(): void {
+    if (closed) return;
+    if (announceTimer) {
+      dirty = true;
+      return;
+    }
+    const now = state();
+    if (quiet(now) && quiet(lastSent)) return;
+    bus.publish({ type: 'spool', data: now });
+    lastSent = now;
+    dirty = false;
+    announceTimer = setTimeout(() => {
+      announceTimer = undefined;
+      if (dirty) announce();
+    }, ANNOUNCE_MS);
+    announceTimer.unref();
+  }
+
   /** Rebuilds a spooled request's batch; the body parsed when it was acknowledged. */
   function toRecord(r: SpooledRequest) {
     const { batch } = JSON.parse(r.body.toString('utf8')) as { batch: unknown[] };
@@ -118,6 +145,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       applied = store.spool.apply(slicePayloads, toRecord);
     } catch (error) {
       failing = error instanceof Error ? error : new Error(String(error));
+      announce();
       throw failing;
     }
     failing = null;
@@ -133,6 +161,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       backlog.payloads -= a.request.payloads;
       publishWritten(bus, a.record, a.written);
     }
+    announce();
     const perItemMs = (performance.now() - started) / Math.max(items, 1);
     slicePayloads = Math.round(
       Math.min(20_000, Math.max(30, (slicePayloads + SLICE_TARGET_MS / perItemMs) / 2)),
@@ -196,6 +225,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
         }
         spooledRequests += waiting.length;
         schedule(BUSY_MS);
+        announce();
       }
     } catch (error) {
       for (const w of waiting) w.resolve(storeFailure(error));
@@ -245,7 +275,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      timer = undefined;
+      if (announceTimer) clearTimeout(announceTimer);
+      timer = announceTimer = undefined;
     },
   };
 }

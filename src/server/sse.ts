@@ -5,7 +5,8 @@ import type { LiveBus, LiveEvent } from '../ingest/bus.js';
 const HEARTBEAT_MS = 15_000;
 
 /**
- * `GET /api/stream`: server-sent events, one per stored call, startup, rejection and batch.
+ * `GET /api/stream`: server-sent events, one per stored call, startup, rejection and batch,
+ * plus `cleared` and the spool's backlog (`spool`), which concern every project.
  * `?project=ID` narrows to one project. Slow readers are not buffered without bound: past
  * 4 MiB of unsent data the stream is closed and the browser's EventSource reconnects.
  */
@@ -24,7 +25,8 @@ export function openEventStream(
   res.write(`retry: 2000\n: connected\n\n`);
   const send = (event: LiveEvent): void => {
     const pid = (event.data as { project_id?: number | null }).project_id;
-    if (projectId !== undefined && event.type !== 'cleared' && pid !== projectId) return;
+    const global = event.type === 'cleared' || event.type === 'spool';
+    if (projectId !== undefined && !global && pid !== projectId) return;
     if (res.writableLength > 4 * 1024 * 1024) {
       res.destroy();
       return;

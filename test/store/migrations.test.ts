@@ -104,4 +104,26 @@ describe('migrations', () => {
     db.prepare('DELETE FROM calls').run();
     expect(mark.get()).toBe('0');
   });
+
+  it('004 adds an empty, STRICT spool to a v3 file and keeps its rows', () => {
+    const db = new Database(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 3));
+    db.exec(
+      "INSERT INTO projects (key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES ('h', 'k', 1, 1)",
+    );
+    expect(migrate(db, MIGRATIONS.slice(0, 4))).toBe(4);
+    expect(db.prepare('SELECT count(*) AS n FROM projects').get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT count(*) AS n FROM spool').get()).toEqual({ n: 0 });
+    const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'spool'").pluck().get();
+    expect(sql).toMatch(/\)\s*STRICT$/);
+    const insert = db.prepare(
+      `INSERT INTO spool (received_ms, key_sha256, key_prefix, user_agent, payloads, body)
+       VALUES (1, 'h', 'k', NULL, ?, ?)`,
+    );
+    insert.run(30, Buffer.from('{"batch":[]}'));
+    expect(() => insert.run(-1, Buffer.from('{}'))).toThrow(/CHECK constraint failed/);
+    expect(() => insert.run(1, 'text, not bytes')).toThrow(
+      /cannot store TEXT value in BLOB column/,
+    );
+  });
 });

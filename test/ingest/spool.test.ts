@@ -1,0 +1,276 @@
+/**
+ * The ingest spool (src/ingest/spool.ts, src/store/spool.ts) through a real server on a real
+ * SQLite file: concurrent flushes are acknowledged from the spool and applied exactly once, a
+ * lone flush is stored before its answer, readers see every acknowledged batch, the backlog
+ * stays bounded, and a store that cannot apply answers 503 instead of acknowledging more.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LiveEvent } from '../../src/ingest/index.js';
+import type { SpoolState } from '../../src/ingest/spool.js';
+import { startServer } from '../../src/server/index.js';
+import { openStore, type SpoolEntry } from '../../src/store/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const call = (session: string, i: number, extra: Record<string, unknown> = {}) => ({
+  v: 1,
+  type: 'call',
+  session_id: session,
+  client_name: 'spool-test',
+  tool_name: i % 3 === 0 ? 'search' : 'fetch',
+  started_at: new Date(Date.UTC(2026, 11, 2, 9, 0, 0) + i * 1000).toISOString(),
+  duration_ms: 10 + i,
+  outcome: i % 7 === 0 ? 'tool_error' : 'ok',
+  response_bytes: 100 * i,
+  is_empty: false,
+  args_hash: (i % 4 === 0 ? 'a1b2c3d4e5f6' : i.toString(16).padStart(12, '0')).slice(0, 12),
+  ...extra,
+});
+
+const batch = (session: string, n: number, from = 0) =>
+  Array.from({ length: n }, (_, k) => call(session, from + k));
+
+/** Calls per session straight from the file, with no server in between. */
+function storedBySession(path: string): Record<string, number> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db
+      .prepare<[], { session_id: string; n: number }>(
+        'SELECT session_id, count(*) AS n FROM calls GROUP BY 1',
+      )
+      .all();
+    return Object.fromEntries(rows.map((r) => [r.session_id, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+/** What a kill -9 leaves behind: acknowledged requests, spooled, not yet applied. */
+const leftInSpool = (sessions: string[], perBatch: number, keyPrefix: string): SpoolEntry[] =>
+  sessions.map((s) => ({
+    receivedMs: Date.now(),
+    keySha256: keyPrefix.padEnd(64, '0').replace(/[^0-9a-f]/g, 'f'),
+    keyPrefix,
+    userAgent: 'test',
+    payloads: perBatch,
+    body: Buffer.from(JSON.stringify({ batch: batch(s, perBatch) })),
+  }));
+
+/** A database file whose spool already holds `entries`, served like the test server. */
+async function serverOverSpool(entries: SpoolEntry[]): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpulse-spool-'));
+  const dbPath = join(dir, 'devtools.db');
+  const before = openStore(dbPath);
+  before.spool.add(entries);
+  before.close();
+  const store = openStore(dbPath);
+  const server = await startServer({ store, port: 0, rateLimit: false, retention: false });
+  const url = `http://127.0.0.1:${server.info.port}`;
+  return {
+    url,
+    server,
+    store,
+    dir,
+    dbPath,
+    ingest: (body) =>
+      fetch(`${url}/v1/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer mp_live_test' },
+        body: JSON.stringify(body),
+      }),
+    api: async <T>(path: string) => {
+      const res = await fetch(`${url}${path}`);
+      if (res.status !== 200) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
+      return (await res.json()) as T;
+    },
+    close: async () => {
+      await server.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const spoolOf = async (server: TestServer): Promise<SpoolState> =>
+  (await server.api<{ spool: SpoolState }>('/api/spool')).spool;
+
+describe('ingest spool', () => {
+  it('stores a lone flush before answering it', async () => {
+    t = await startTestServer({ retention: false });
+    const res = await t.ingest({ batch: batch('s_lone', 30) });
+    expect(res.status).toBe(202);
+    // Straight from the file, no read route in between to apply anything.
+    expect(storedBySession(t.dbPath)).toEqual({ s_lone: 30 });
+    expect((await spoolOf(t)).spooledRequests).toBe(0);
+  });
+
+  it('acknowledges concurrent flushes from the spool and applies each exactly once', async () => {
+    t = await startTestServer({ retention: false });
+    const sessions = Array.from({ length: 12 }, (_, i) => `s_${i}`);
+    // Three rounds of twelve flushes at once; each round lands in one turn of the event loop.
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        sessions.map((s) => t!.ingest({ batch: batch(s, 40, round * 40) })),
+      );
+      for (const a of answers) {
+        expect(a.status).toBe(202);
+        expect(a.headers.get('x-mcpulse-accepted')).toBe('40');
+      }
+    }
+    expect((await spoolOf(t)).spooledRequests).toBeGreaterThan(0);
+    // A read sees every acknowledged call, and so does the file afterwards.
+    const status = await t.api<{ counts: { calls: number }; spool: SpoolState }>('/api/status');
+    expect(status.counts.calls).toBe(12 * 3 * 40);
+    expect(status.spool.pendingRequests).toBe(0);
+    expect(storedBySession(t.dbPath)).toEqual(Object.fromEntries(sessions.map((s) => [s, 120])));
+    const raw = new Database(t.dbPath, { readonly: true });
+    try {
+      expect(raw.prepare('SELECT count(*) AS n FROM spool').get()).toEqual({ n: 0 });
+      expect(raw.prepare('SELECT count(*) AS n FROM batches').get()).toEqual({ n: 36 });
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('keeps the derived facts exact across spooled slices (same as storing one by one)', async () => {
+    // The same calls, once through concurrent flushes, once stored one request at a time.
+    const sessions = ['s_a', 's_b', 's_c'];
+    const bodies = sessions.flatMap((s) =>
+      Array.from({ length: 6 }, (_, k) => ({ batch: batch(s, 25, k * 25) })),
+    );
+    const facts = async (concurrent: boolean) => {
+      const server = await startTestServer({ retention: false });
+      try {
+        if (concurrent) {
+          for (let k = 0; k < 6; k++)
+            await Promise.all(sessions.map((_, j) => server.ingest(bodies[j * 6 + k])));
+        } else {
+          for (const b of bodies) expect((await server.ingest(b)).status).toBe(202);
+        }
+        const summary = await server.api('/api/summary');
+        const chains = await server.api('/api/chains?limit=500');
+        const sessionsPage = await server.api('/api/sessions?limit=100');
+        const spooled = (await spoolOf(server)).spooledRequests;
+        return { summary, chains, sessionsPage, spooled };
+      } finally {
+        await server.close();
+      }
+    };
+    const spooled = await facts(true);
+    const direct = await facts(false);
+    expect(spooled.spooled).toBeGreaterThan(0);
+    expect(direct.spooled).toBe(0);
+    // Row ids and arrival times depend on the order requests were stored in; facts must not.
+    const scrub = (v: unknown): unknown =>
+      JSON.parse(JSON.stringify(v), (key, value: unknown) =>
+        /^(id|from|to|received_ms)$|_ids?$/.test(key)
+          ? Array.isArray(value)
+            ? value.length
+            : 0
+          : value,
+      );
+    expect(scrub(spooled.summary)).toEqual(scrub(direct.summary));
+    expect(scrub(spooled.chains)).toEqual(scrub(direct.chains));
+    expect(scrub(spooled.sessionsPage)).toEqual(scrub(direct.sessionsPage));
+  });
+
+  it('records dropped items of spooled flushes with their reasons, and publishes them live', async () => {
+    t = await startTestServer({ retention: false });
+    const events: LiveEvent[] = [];
+    t.server.bus.subscribe((e) => events.push(e));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t!.ingest({ batch: [call(`s_${i}`, 1), { ...call(`s_${i}`, 2), outcome: 'nope' }] }),
+      ),
+    );
+    for (const a of answers) {
+      expect(a.status).toBe(202);
+      expect(a.headers.get('x-mcpulse-rejected')).toBe('1');
+    }
+    const rejections = await t.api<{ rejections: { reason: string; item_index: number }[] }>(
+      '/api/rejections',
+    );
+    expect(rejections.rejections).toHaveLength(6);
+    for (const r of rejections.rejections) {
+      expect(r.item_index).toBe(1);
+      expect(r.reason).toMatch(/^outcome: Invalid enum value/);
+    }
+    const calls = events.filter((e) => e.type === 'call');
+    expect(calls).toHaveLength(6);
+    // Published once stored: with the ids the database gave them.
+    const ids = (await t.api<{ calls: { id: number }[] }>('/api/calls')).calls.map((c) => c.id);
+    expect(calls.map((e) => (e.data as { id: number }).id).sort()).toEqual(ids.sort());
+  });
+
+  it('applies what a previous run left in the spool, exactly once', async () => {
+    t = await serverOverSpool(leftInSpool(['s_left_1', 's_left_2'], 30, 'mp_live_left'));
+    const status = await t.api<{ counts: { calls: number }; spool: SpoolState }>('/api/status');
+    expect(status.counts.calls).toBe(60);
+    expect(status.spool.pendingRequests).toBe(0);
+    expect(t.store.spool.backlog()).toEqual({ requests: 0, payloads: 0, oldestMs: null });
+    expect(t.store.read.projects().map((p) => p.key_prefix)).toEqual(['mp_live_left']);
+    expect(storedBySession(t.dbPath)).toEqual({ s_left_1: 30, s_left_2: 30 });
+  });
+
+  it('bounds the backlog: past the cap, acknowledgements wait for applying', async () => {
+    t = await startTestServer({ retention: false, maxSpoolPayloads: 200 });
+    const events: SpoolState[] = [];
+    t.server.bus.subscribe((e) => {
+      if (e.type === 'spool') events.push(e.data);
+    });
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => t!.ingest({ batch: batch(`s_${i}`, 50, round * 50) })),
+      );
+      for (const a of answers) expect(a.status).toBe(202);
+      // A group is spooled only once the backlog is under the cap: at most cap + one group.
+      expect((await spoolOf(t)).pendingPayloads).toBeLessThan(200 + 10 * 50);
+    }
+    expect((await t.api<{ counts: { calls: number } }>('/api/status')).counts.calls).toBe(2500);
+    // The dashboard heard about the backlog, and that it drained.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(events.some((e) => e.pendingPayloads > 0)).toBe(true);
+    expect(events.at(-1)!.pendingPayloads).toBe(0);
+  });
+
+  it('answers 503 while spooled batches cannot be applied, keeps them, and applies them after', async () => {
+    // Acknowledged requests waiting in the spool…
+    t = await serverOverSpool(leftInSpool(['s_wait_1', 's_wait_2'], 200, 'mp_live_wait'));
+    // …and a database that cannot grow by the pages applying them needs.
+    const pages = t.store.db.pragma('page_count', { simple: true }) as number;
+    t.store.db.pragma(`max_page_count = ${pages}`);
+    // The status route answers anyway (it reads what is there) and names the fault.
+    const status = await t.api<{ spool: SpoolState }>('/api/status');
+    expect(status.spool.failing).toBe('database or disk is full');
+    // No new acknowledgement while the backlog cannot be applied: not concurrent, not alone.
+    const answers = await Promise.all([
+      t.ingest({ batch: batch('s_new_1', 5) }),
+      t.ingest({ batch: batch('s_new_2', 5) }),
+    ]);
+    for (const a of answers) {
+      expect(a.status).toBe(503);
+      expect(((await a.json()) as { error: string }).error).toBe(
+        'could not store the batch: database or disk is full',
+      );
+    }
+    // Metrics reads say why instead of answering without the acknowledged calls.
+    const summary = await fetch(`${t.url}/api/summary`);
+    expect(summary.status).toBe(500);
+    expect(((await summary.json()) as { error: string }).error).toMatch(/disk is full/);
+    // Room again: everything acknowledged is stored, nothing refused is.
+    t.store.db.pragma('max_page_count = 1073741823');
+    expect((await t.ingest({ batch: batch('s_after', 5) })).status).toBe(202);
+    await t.api('/api/summary');
+    expect(storedBySession(t.dbPath)).toEqual({ s_wait_1: 200, s_wait_2: 200, s_after: 5 });
+    expect((await spoolOf(t)).failing).toBeNull();
+  });
+});
