@@ -5,7 +5,8 @@
  * side in the same run; payloads/s, acknowledgement latency and the server's memory are
  * reported, and the stored row count is checked against the 2xx count.
  *
- *   node --import tsx bench/ingest.ts [--duration 10] [--connections 8] [--sizes 30,500] [--profile]
+ *   node --import tsx bench/ingest.ts [--duration 10] [--connections 8] [--sizes 30,500]
+ *     [--steady-rate 40] [--max-spool N] [--profile]
  *
  * Targets (issue 6): at 30 payloads per flush, ≥ 70% of the baseline's payloads/s with p99
  * under 50 ms, and the server's RSS flat during the run.
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '30,500' },
     profile: { type: 'boolean', default: false },
     'steady-rate': { type: 'string', default: '40' },
+    /** Passed to `serve --max-spool`: shows what happens once a flood outlasts the spool. */
+    'max-spool': { type: 'string' },
   },
 });
 /** Requests/s for the steady run: 40 × 30 = 1,200 payloads/s ≈ 200 MCP servers each flushing 30 every 5 s. */
@@ -102,7 +105,15 @@ async function start(kind: Kind, db: string, profileDir?: string): Promise<Proc>
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   return spawnServer(
     CLI,
-    ['serve', '--port', '0', '--db', db, '--no-rate-limit'],
+    [
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      db,
+      '--no-rate-limit',
+      ...(values['max-spool'] ? ['--max-spool', values['max-spool']] : []),
+    ],
     nodeArgs,
     /dashboard\s+(http:\/\/\S+)/,
   );
@@ -233,6 +244,7 @@ async function main(): Promise<void> {
   ensureBuilt();
   console.log(
     `ingest bench: ${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up, ` +
+      (values['max-spool'] ? `serve --max-spool ${values['max-spool']}, ` : '') +
       `node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs, ${new Date().toISOString()}`,
   );
   const rows: Row[] = [];

@@ -50,7 +50,7 @@ export interface ServerOptions {
   routes?: RouteMap;
   /** Retention timer options (src/store/retention/); `false` turns it off. */
   retention?: RetentionOptions | false;
-  /** The ingest spool's bound in items (src/ingest/spool.ts); default 500,000. */
+  /** The ingest spool's bound in items (src/ingest/spool.ts); default 1,000,000. */
   maxSpoolPayloads?: number;
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGet } from '../../src/mcp/local-api.js';
+import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -112,6 +113,35 @@ describe('report: the summary straight from the database, and CI gates', () => {
       const missing = await runCli(['report', '--db', join(dir, 'none.db')]);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('no database at');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('report on a file whose dashboard stopped with flushes still spooled', () => {
+  it('says how many acknowledged items are not in the report yet, and how to store them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpulse-report-spool-'));
+    try {
+      const path = join(dir, 'devtools.db');
+      const store = openStore(path);
+      store.spool.add([
+        {
+          receivedMs: Date.now(),
+          keySha256: 'c'.repeat(64),
+          keyPrefix: 'mp_live_spoo',
+          userAgent: null,
+          payloads: 2,
+          body: Buffer.from('{"batch":[]}'),
+        },
+      ]);
+      store.close();
+      const run = await runCli(['report', '--json', '--db', path]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(
+        'note: 2 acknowledged items (1 flush) are still in the ingest spool and not in this output — start the dashboard once (mcpulse-devtools serve) to store them\n',
+      );
+      expect((JSON.parse(run.stdout) as { summary: { calls: number } }).summary.calls).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -52,16 +52,25 @@ export function filterFromFlags(
  * Opens a database that must already exist, read-only (readers never take the instance lock:
  * WAL lets them read while a dashboard writes). A file from an older version is migrated
  * first — moved forward, never wiped — since the queries expect the current schema.
- * A missing file is one clear line.
+ * A missing file is one clear line. Acknowledged flushes still in the ingest spool (a
+ * dashboard stopped before storing them) are not in what a reader sees: `warn` says so.
  */
-export function openExisting(path: string): Store {
+export function openExisting(path: string, warn: (line: string) => void): Store {
   if (path !== ':memory:' && !existsSync(path)) {
     throw new UsageError(`no database at ${path} — pass --db with the file the dashboard uses`);
   }
-  const store = openDbForCli(path, { readonly: true });
+  let store = openDbForCli(path, { readonly: true });
   const version = store.db.pragma('user_version', { simple: true }) as number;
-  if (version >= (MIGRATIONS.at(-1)?.version ?? 0)) return store;
-  store.close();
-  openDbForCli(path).close();
-  return openDbForCli(path, { readonly: true });
+  if (version < (MIGRATIONS.at(-1)?.version ?? 0)) {
+    store.close();
+    openDbForCli(path).close();
+    store = openDbForCli(path, { readonly: true });
+  }
+  const { requests, payloads } = store.spool.backlog();
+  if (requests > 0) {
+    warn(
+      `note: ${payloads.toLocaleString('en-US')} acknowledged items (${requests.toLocaleString('en-US')} ${requests === 1 ? 'flush' : 'flushes'}) are still in the ingest spool and not in this output — start the dashboard once (mcpulse-devtools serve) to store them\n`,
+    );
+  }
+  return store;
 }

@@ -52,7 +52,7 @@ export const command: Command = {
     }
     let store;
     try {
-      store = openExisting(values.db ?? defaultDbPath(io.env));
+      store = openExisting(values.db ?? defaultDbPath(io.env), (l) => io.stderr.write(l));
     } catch (error) {
       if (!(error instanceof DatabaseOpenError)) throw error;
       io.stderr.write(`mcpulse-devtools export: ${error.message}\n`);

@@ -37,7 +37,7 @@ export const command: Command = {
     // Opened on the first question, not at start-up: the assistant may start this before the
     // dashboard has ever created the file, and a missing file is an answer, not a crash.
     let store: Store | undefined;
-    const stores = (): Store => (store ??= openExisting(dbPath));
+    const stores = (): Store => (store ??= openExisting(dbPath, (l) => io.stderr.write(l)));
     const server = createDataServer(stores, VERSION);
     const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable);
     // stdout is the protocol: anything else goes to stderr.

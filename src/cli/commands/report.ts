@@ -45,7 +45,7 @@ export const command: Command = {
     const gates = parseGates(values);
     let store;
     try {
-      store = openExisting(values.db ?? defaultDbPath(io.env));
+      store = openExisting(values.db ?? defaultDbPath(io.env), (l) => io.stderr.write(l));
     } catch (error) {
       if (!(error instanceof DatabaseOpenError)) throw error;
       io.stderr.write(`mcpulse-devtools report: ${error.message}\n`);

@@ -1,17 +1,18 @@
 import { startServer, PortInUseError, type RunningServer } from '../../server/index.js';
 import type { Store } from '../../store/index.js';
 import { parseFlags, parsePort } from '../flags.js';
-import type { CliIO, Command } from '../io.js';
+import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../open-db.js';
 import { defaultDbPath, defaultPort } from '../paths.js';
 
-const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--no-rate-limit]
+const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--no-rate-limit] [--max-spool N]
 
   --port N          port to listen on (default 7857, or $MCPULSE_DEVTOOLS_PORT; 0 picks one)
   --db PATH         database file (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
   --host ADDR       listen on ADDR instead of loopback (e.g. 0.0.0.0 for Docker/LAN — exposes your data)
   --allow-host NAME also accept requests addressed to NAME (e.g. host.docker.internal)
   --no-rate-limit   do not refuse batches over production's 10,000 payloads/min per key
+  --max-spool N     calls acknowledged ahead of storing before flushes wait (default 1000000)
 `;
 
 /** A started server and its store, for callers that embed `serve` (start, demo). */
@@ -31,11 +32,17 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
     host: { type: 'string', multiple: true },
     'allow-host': { type: 'string', multiple: true },
     'no-rate-limit': { type: 'boolean' },
+    'max-spool': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
   const port = parsePort(values.port, defaultPort(io.env));
   const dbPath = values.db ?? defaultDbPath(io.env);
+  const maxSpool = values['max-spool'] === undefined ? undefined : Number(values['max-spool']);
+  if (maxSpool !== undefined && !(Number.isInteger(maxSpool) && maxSpool >= 0))
+    throw new UsageError(
+      `--max-spool: expected a whole number of calls, received '${values['max-spool']}'`,
+    );
   const store = openDbForCli(dbPath, {
     instanceLock: true,
     backgroundCheckpoints: true,
@@ -48,6 +55,7 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
       hosts: values.host,
       allowedHosts: values['allow-host'],
       rateLimit: !values['no-rate-limit'],
+      maxSpoolPayloads: maxSpool,
     });
     return {
       server,
