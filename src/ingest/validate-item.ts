@@ -24,6 +24,15 @@ function extraFields(
   item: Record<string, unknown>,
   known: Set<string>,
 ): Record<string, unknown> | null {
+  // Most items carry only contract fields: find that out without allocating.
+  let unknown = false;
+  for (const k in item) {
+    if (!known.has(k)) {
+      unknown = true;
+      break;
+    }
+  }
+  if (!unknown) return null;
   let extra: Record<string, unknown> | null = null;
   for (const [k, v] of Object.entries(item)) {
     if (known.has(k)) continue;
