@@ -64,6 +64,9 @@ export interface SpooledIngest {
 
 /** How long one slice of applying aims to hold the event loop. */
 const SLICE_TARGET_MS = 12;
+/** …and once no flush has arrived for QUIET_MS: nobody waits, so fewer, larger transactions. */
+const QUIET_SLICE_MS = 40;
+const QUIET_MS = 1000;
 /** Ingest counts as busy for this long after a group; applying waits for a quiet moment… */
 const BUSY_MS = 10;
 /** …but never longer than this, so the dashboard keeps moving during a flood. */
@@ -91,8 +94,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   let readers = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  // Items per slice, adapted to the measured cost so a slice stays near SLICE_TARGET_MS.
-  let slicePayloads = 300;
+  // The measured cost of applying one item (moving average), which sizes the slices.
+  let msPerItem = 0.05;
 
   const state = (): SpoolState => ({
     pendingRequests: backlog.requests,
@@ -142,7 +145,9 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     const started = performance.now();
     let applied;
     try {
-      applied = store.spool.apply(slicePayloads, toRecord);
+      const quiet = started - lastGroupMs > QUIET_MS;
+      const targetMs = quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
+      applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), toRecord);
     } catch (error) {
       failing = error instanceof Error ? error : new Error(String(error));
       announce();
@@ -162,10 +167,10 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       publishWritten(bus, a.record, a.written);
     }
     announce();
-    const perItemMs = (performance.now() - started) / Math.max(items, 1);
-    slicePayloads = Math.round(
-      Math.min(20_000, Math.max(30, (slicePayloads + SLICE_TARGET_MS / perItemMs) / 2)),
-    );
+    if (items > 0) {
+      const measured = (performance.now() - started) / items;
+      msPerItem = Math.min(10, Math.max(0.001, (msPerItem + measured) / 2));
+    }
   }
 
   function schedule(delayMs: number): void {
