@@ -4,6 +4,14 @@ const intFmt = new Intl.NumberFormat('en-US');
 export const fmtInt = (n: number | null | undefined): string =>
   n == null ? '—' : intFmt.format(n);
 
+/** A count for a chart axis, short enough for its narrow gutter: `950`, `6k`, `12.5k`, `1.2M`. */
+export function fmtAxisCount(n: number): string {
+  const a = Math.abs(n);
+  if (a < 1000) return intFmt.format(n);
+  if (a < 1_000_000) return `${Number((n / 1000).toFixed(a < 100_000 ? 1 : 0))}k`;
+  return `${Number((n / 1_000_000).toFixed(1))}M`;
+}
+
 /** A fraction 0..1 as a percentage with one decimal (`28.6%`); null is a dash (no calls). */
 export function fmtPct(rate: number | null | undefined, digits = 1): string {
   if (rate == null || Number.isNaN(rate)) return '—';

@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/core-types';
 import type { TimePoint } from '../../api/metrics-types';
-import { AXIS, GRID, OUTCOME_FILL, TOOLTIP } from './chart-theme';
+import { AXIS, COUNT_AXIS, GRID, OUTCOME_FILL, TOOLTIP } from './chart-theme';
 
 const DAY_MS = 86_400_000;
 const hm = new Intl.DateTimeFormat(undefined, {
@@ -87,7 +87,7 @@ export function CallsOverTime({
             {...AXIS}
             minTickGap={28}
           />
-          <YAxis allowDecimals={false} {...AXIS} axisLine={false} width={44} />
+          <YAxis {...COUNT_AXIS} />
           <Tooltip {...TOOLTIP} labelFormatter={(t) => bucketLabel(Number(t), bucketMs)} />
           {OUTCOME_KEYS.map((k) => (
             <Bar

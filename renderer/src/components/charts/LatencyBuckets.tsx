@@ -2,7 +2,7 @@
 import { Bar, BarChart, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LatencySummary } from '../../api/metrics-types';
 import { fmtMs } from '../../lib/format';
-import { AXIS, TOOLTIP } from './chart-theme';
+import { AXIS, COUNT_AXIS, TOOLTIP } from './chart-theme';
 import './charts.css';
 
 const BUCKETS = [
@@ -41,7 +41,7 @@ export function LatencyBuckets({
       <ResponsiveContainer width="100%" height={height}>
         <BarChart data={data} margin={{ top: 6, right: 6, bottom: 0, left: -18 }}>
           <XAxis dataKey="label" {...AXIS} />
-          <YAxis allowDecimals={false} {...AXIS} axisLine={false} width={44} />
+          <YAxis {...COUNT_AXIS} />
           <Tooltip {...TOOLTIP} />
           <Bar
             dataKey="calls"

@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SizeBucketCount } from '../../api/metrics-types';
 import { fmtInt, fmtTokens } from '../../lib/format';
-import { AXIS, GRID, TOOLTIP } from './chart-theme';
+import { AXIS, COUNT_AXIS, GRID, TOOLTIP } from './chart-theme';
 
 export function SizeHistogram({
   buckets,
@@ -37,7 +37,7 @@ export function SizeHistogram({
         >
           <CartesianGrid {...GRID} />
           <XAxis dataKey="label" {...AXIS} interval="preserveStartEnd" minTickGap={8} />
-          <YAxis allowDecimals={false} {...AXIS} axisLine={false} width={44} />
+          <YAxis {...COUNT_AXIS} />
           <Tooltip
             {...TOOLTIP}
             formatter={(v, _n, item) => [

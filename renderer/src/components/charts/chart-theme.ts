@@ -3,6 +3,7 @@
  * the theme without reading computed styles.
  */
 import type { OutcomeKey } from '../../api/core-types';
+import { fmtAxisCount } from '../../lib/format';
 
 export const OUTCOME_FILL: Record<OutcomeKey, string> = {
   ok: 'var(--ok)',
@@ -16,6 +17,15 @@ export const AXIS = {
   stroke: 'var(--border-strong)',
   tick: { fill: 'var(--text-muted)', fontSize: 11 },
   tickLine: false,
+} as const;
+
+/** The y axis of every count chart: thousands abbreviated, so 5-digit counts are not clipped. */
+export const COUNT_AXIS = {
+  ...AXIS,
+  allowDecimals: false,
+  axisLine: false,
+  width: 52,
+  tickFormatter: fmtAxisCount,
 } as const;
 
 export const GRID = { stroke: 'var(--chart-grid)', vertical: false } as const;
