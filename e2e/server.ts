@@ -20,13 +20,22 @@ export interface DevtoolsServer {
   ): Promise<Response>;
 }
 
+export interface StartOptions {
+  /**
+   * Runs before the server starts, on the path it will open: a spec can leave the database as
+   * a previous run would have (say, with requests still spooled).
+   */
+  seed?: (dbPath: string) => void | Promise<void>;
+}
+
 /** Starts the built CLI; resolves once it prints its URL. */
-export async function startDevtools(): Promise<{
+export async function startDevtools(options: StartOptions = {}): Promise<{
   server: DevtoolsServer;
   stop: () => Promise<void>;
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpulse-e2e-'));
   const dbPath = join(dir, 'devtools.db');
+  await options.seed?.(dbPath);
   const child: ChildProcess = spawn(
     process.execPath,
     ['dist/cli/main.js', 'serve', '--port', '0', '--db', dbPath, '--no-rate-limit'],

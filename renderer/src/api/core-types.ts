@@ -1,4 +1,6 @@
 /** Row shapes of the core API (src/server/api/core-routes.ts). Times are UTC epoch ms. */
+import type { SpoolState } from '../../../src/ingest/spool';
+
 export type Outcome = 'ok' | 'bad_args' | 'tool_error' | 'crashed';
 /** The five-way split the metrics use: `ok` means ok and not empty. */
 export type OutcomeKey = 'ok' | 'empty' | 'bad_args' | 'tool_error' | 'crashed';
@@ -10,6 +12,10 @@ export const OUTCOME_LABEL: Record<OutcomeKey, string> = {
   tool_error: 'tool error',
   crashed: 'crashed',
 };
+
+// The ingest spool's backlog (`GET /api/spool`, the `spool` event of `/api/stream`): acknowledged
+// requests not yet applied, and why applying last failed. The server's own type (type-only).
+export type { SpoolState };
 
 export interface Status {
   endpoint: string;
@@ -25,6 +31,8 @@ export interface Status {
     batches: number;
     rejections: number;
   };
+  /** The ingest spool (`null` from a server without one). */
+  spool?: SpoolState | null;
 }
 
 export interface Project {

@@ -3,11 +3,21 @@
  * event would freeze the page, so events are buffered and released at most every
  * {@link FLUSH_MS}: one version bump (pages refetch once) and one batch of new calls for the
  * live feed, however many events arrived in between.
+ *
+ * The ingest spool's backlog (`spool` events, at most every 250 ms while there is one) is not
+ * data: it updates {@link LiveSnapshot.spool} as it arrives, without a version bump.
  */
 import { useSyncExternalStore } from 'react';
-import type { Call } from './core-types';
+import type { Call, SpoolState } from './core-types';
+import { getJson } from './http';
 
 const FLUSH_MS = 400;
+/**
+ * While the spool has a backlog, its state is asked for when no event brought it for this long:
+ * the flood of calls being applied can leave the stream behind or cut (the server drops a reader
+ * 4 MiB behind), and the count should keep moving anyway.
+ */
+const SPOOL_STALE_MS = 1000;
 /** The live feed keeps this many recent calls; older ones are on the Calls page. */
 const FEED_SIZE = 200;
 
@@ -23,6 +33,11 @@ export interface LiveSnapshot {
   received: number;
   /** Calls per second over the last few seconds. */
   rate: number;
+  /**
+   * The ingest spool: acknowledged requests still being applied, and why applying fails if it
+   * does. `null` until known (or when the server has no spool).
+   */
+  spool: SpoolState | null;
 }
 
 type Listener = () => void;
@@ -34,21 +49,36 @@ class LiveHub {
     feed: [],
     received: 0,
     rate: 0,
+    spool: null,
   };
   private readonly listeners = new Set<Listener>();
   private source: EventSource | null = null;
-  private pendingCalls: Call[] = [];
+  /**
+   * Raw `call` events since the last flush. Only the newest {@link FEED_SIZE} are ever parsed:
+   * a backlog being applied sends thousands a second, and parsing them all would starve the page.
+   */
+  private pendingCalls: string[] = [];
   private pendingOther = 0;
   /** A `cleared` event arrived: the feed starts over from the calls after it. */
   private pendingCleared = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private rateWindow: { at: number; n: number }[] = [];
+  /** Counts `spool` events, so a fetched state older than an event is dropped. */
+  private spoolSeq = 0;
+  /** When the spool's state last arrived (event or fetch), and whether a fetch is running. */
+  private spoolAt = 0;
+  private spoolFetching = false;
+  private spoolWatch: ReturnType<typeof setInterval> | null = null;
 
   subscribe = (l: Listener): (() => void) => {
     this.listeners.add(l);
-    if (!this.source) this.connect();
+    this.start();
     return () => this.listeners.delete(l);
   };
+
+  start(): void {
+    if (!this.source) this.connect();
+  }
 
   get = (): LiveSnapshot => this.snapshot;
 
@@ -61,15 +91,18 @@ class LiveHub {
     // All projects: the feed filters client-side, so switching project needs no reconnect.
     const source = new EventSource('/api/stream');
     this.source = source;
-    source.onopen = () => this.set({ state: 'open' });
+    source.onopen = () => {
+      // After a reconnect, events sent while the stream was down are lost (the server cuts a
+      // reader that falls 4 MiB behind, as during a spool backlog's flood): pages refetch once.
+      const missed = this.snapshot.state === 'reconnecting';
+      this.set({ state: 'open', version: this.snapshot.version + (missed ? 1 : 0) });
+      // Events only say what changes: a page opened (or a stream reopened) mid-backlog asks.
+      this.fetchSpool();
+    };
     // EventSource reconnects by itself (the server sends `retry: 2000`); we only show it.
     source.onerror = () => this.set({ state: 'reconnecting' });
     source.addEventListener('call', (e) => {
-      try {
-        this.pendingCalls.push(JSON.parse((e as MessageEvent<string>).data) as Call);
-      } catch {
-        this.pendingOther++;
-      }
+      this.pendingCalls.push((e as MessageEvent<string>).data);
       this.schedule();
     });
     source.addEventListener('cleared', () => {
@@ -77,6 +110,15 @@ class LiveHub {
       this.pendingCleared = true;
       this.pendingOther++;
       this.schedule();
+    });
+    source.addEventListener('spool', (e) => {
+      try {
+        const spool = JSON.parse((e as MessageEvent<string>).data) as SpoolState;
+        this.spoolSeq++;
+        this.setSpool(spool);
+      } catch {
+        // A malformed event changes nothing; the next one (or the next reopen) corrects it.
+      }
     });
     for (const type of ['batch', 'startup', 'rejection']) {
       source.addEventListener(type, () => {
@@ -86,6 +128,36 @@ class LiveHub {
     }
   }
 
+  private setSpool(spool: SpoolState | null): void {
+    this.spoolAt = Date.now();
+    this.set({ spool });
+    // Watch for staleness only while there is something to report.
+    const busy = spool !== null && (spool.pendingRequests > 0 || spool.failing !== null);
+    if (busy && !this.spoolWatch) {
+      this.spoolWatch = setInterval(() => {
+        if (Date.now() - this.spoolAt >= SPOOL_STALE_MS) this.fetchSpool();
+      }, SPOOL_STALE_MS);
+    } else if (!busy && this.spoolWatch) {
+      clearInterval(this.spoolWatch);
+      this.spoolWatch = null;
+    }
+  }
+
+  private fetchSpool(): void {
+    if (this.spoolFetching) return;
+    this.spoolFetching = true;
+    const seq = this.spoolSeq;
+    getJson<{ spool: SpoolState | null }>('/api/spool')
+      .then(({ spool }) => {
+        // An event that arrived while this was in flight is newer.
+        if (seq === this.spoolSeq) this.setSpool(spool);
+      })
+      .catch(() => {
+        // An older server without the route, or a blip: the stream's events still arrive.
+      })
+      .finally(() => (this.spoolFetching = false));
+  }
+
   private schedule(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), FLUSH_MS);
@@ -93,15 +165,15 @@ class LiveHub {
 
   private flush(): void {
     this.timer = null;
-    const calls = this.pendingCalls;
-    const n = calls.length + this.pendingOther;
+    const raw = this.pendingCalls;
+    const n = raw.length + this.pendingOther;
     const cleared = this.pendingCleared;
     this.pendingCalls = [];
     this.pendingOther = 0;
     this.pendingCleared = false;
     if (n === 0) return;
     const now = Date.now();
-    this.rateWindow.push({ at: now, n: calls.length });
+    this.rateWindow.push({ at: now, n: raw.length });
     this.rateWindow = this.rateWindow.filter((w) => now - w.at < 5000);
     const span = Math.max(
       1,
@@ -109,7 +181,14 @@ class LiveHub {
     );
     const rate = this.rateWindow.reduce((s, w) => s + w.n, 0) / span;
     // Newest first; only the last FEED_SIZE matter, so a burst of thousands costs one slice.
-    const fresh = calls.slice(-FEED_SIZE).reverse();
+    const fresh: Call[] = [];
+    for (let i = raw.length - 1; i >= 0 && fresh.length < FEED_SIZE; i--) {
+      try {
+        fresh.push(JSON.parse(raw[i]!) as Call);
+      } catch {
+        // Not a call row: nothing to show for it (it still counted as data).
+      }
+    }
     const kept = cleared ? [] : this.snapshot.feed;
     const feed = fresh.length || cleared ? fresh.concat(kept).slice(0, FEED_SIZE) : kept;
     this.set({
@@ -120,7 +199,7 @@ class LiveHub {
       state: 'open',
     });
     // The rate decays to zero when traffic stops.
-    if (calls.length) setTimeout(() => this.decay(), 5200);
+    if (raw.length) setTimeout(() => this.decay(), 5200);
   }
 
   private decay(): void {
@@ -132,8 +211,22 @@ class LiveHub {
 
 const hub = new LiveHub();
 
+/**
+ * Opens the stream before the first render: the browser allows six connections to the server,
+ * and while a spool backlog is applied every page read waits for it — a stream opened after the
+ * page's reads would queue behind them.
+ */
+export function startLive(): void {
+  hub.start();
+}
+
 export function useLive(): LiveSnapshot {
   return useSyncExternalStore(hub.subscribe, hub.get);
+}
+
+/** Only the spool's state: the shell's backlog indicator re-renders when it changes, nothing else. */
+export function useSpool(): SpoolState | null {
+  return useSyncExternalStore(hub.subscribe, () => hub.get().spool);
 }
 
 /** Only the version: for data hooks that refetch on new data. */

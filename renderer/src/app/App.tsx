@@ -1,4 +1,4 @@
-/** The shell: sidebar, filter bar, and the page for the current path. */
+/** The shell: sidebar, filter bar (under the spool's failure banner, if any), and the page. */
 import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { CallsPage } from '../pages/calls/CallsPage';
 import { IngestPage } from '../pages/ingest/IngestPage';
@@ -19,6 +19,7 @@ import { useFilters } from './filters';
 import { NAV } from './nav';
 import { Link, navigate, useLocation } from './router';
 import { Sidebar } from './Sidebar';
+import { SpoolFailure } from './SpoolNotice';
 import { AppDataProvider } from './status';
 import './shell.css';
 
@@ -66,6 +67,7 @@ export function App() {
       <div className="app">
         <Sidebar />
         <div className="main">
+          <SpoolFailure />
           {page?.filters !== false && <FilterBar />}
           <main className="content" key={loc.path}>
             {page ? page.render() : <NotFound />}

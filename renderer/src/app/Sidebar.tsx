@@ -1,9 +1,13 @@
-/** The left navigation: pages with their shortcuts, and the listener's state at the bottom. */
+/**
+ * The left navigation: pages with their shortcuts, and at the bottom the listener's state and
+ * any backlog of acknowledged calls still being applied.
+ */
 import { useFilters } from './filters';
 import { NAV } from './nav';
 import { Link, useLocation } from './router';
 import { useAppData } from './status';
 import { NavIcon } from '../components/NavIcon';
+import { SpoolProgress } from './SpoolNotice';
 
 export function Sidebar() {
   const loc = useLocation();
@@ -36,6 +40,7 @@ export function Sidebar() {
         })}
       </ul>
       <div className="spacer" />
+      <SpoolProgress />
       <div className="sidebar-foot">
         {statusError ? (
           <span className="listener down">

@@ -5,13 +5,17 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { corePaths } from '../api/core';
 import type { Project, Status } from '../api/core-types';
+import { useSpool } from '../api/live';
 import { useResource } from '../hooks/useResource';
 
 interface AppData {
   status: Status | undefined;
   statusError: string | undefined;
   projects: Project[];
-  /** True once any payload (even a rejected one) has been received; undefined while loading. */
+  /**
+   * True once any payload (even a rejected one) has been received — stored, or acknowledged and
+   * still spooled; undefined while loading.
+   */
   hasData: boolean | undefined;
 }
 
@@ -25,12 +29,14 @@ const Ctx = createContext<AppData>({
 export function AppDataProvider({ children }: { children: ReactNode }) {
   const status = useResource<Status>(corePaths.status);
   const projects = useResource<{ projects: Project[] }>(corePaths.projects);
+  const spool = useSpool() ?? status.data?.spool;
   const counts = status.data?.counts;
+  const spooled = (spool?.pendingRequests ?? 0) > 0;
   const value: AppData = {
     status: status.data,
     statusError: status.error,
     projects: projects.data?.projects ?? [],
-    hasData: counts ? counts.batches + counts.calls + counts.startups > 0 : undefined,
+    hasData: counts ? counts.batches + counts.calls + counts.startups > 0 || spooled : undefined,
   };
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
