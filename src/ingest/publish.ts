@@ -1,8 +1,16 @@
 import type { BatchRecord, BatchWriteResult } from '../store/batch-record.js';
 import type { LiveBus } from './bus.js';
 
-/** Announces one stored request on the live bus: its batch, then each row it wrote. */
-export function publishWritten(bus: LiveBus, record: BatchRecord, written: BatchWriteResult): void {
+/**
+ * Announces one stored request on the live bus: its batch, then each row it wrote — or, with
+ * `rows: false`, only the batch (its counts say what it held).
+ */
+export function publishWritten(
+  bus: LiveBus,
+  record: BatchRecord,
+  written: BatchWriteResult,
+  rows = true,
+): void {
   if (bus.size === 0) return;
   const { batchId, projectId } = written;
   bus.publish({
@@ -20,6 +28,7 @@ export function publishWritten(bus: LiveBus, record: BatchRecord, written: Batch
       user_agent: record.userAgent,
     },
   });
+  if (!rows) return;
   record.calls.forEach((c, i) => {
     bus.publish({
       type: 'call',

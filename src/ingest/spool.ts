@@ -54,7 +54,8 @@ export interface SpooledIngest {
   handle(req: IngestRequest): Promise<IngestAnswer>;
   /**
    * Applies everything acknowledged so far (yielding to I/O between slices) or until
-   * `timeoutMs`; rejects with the store's error when applying fails. Readers call this first.
+   * `timeoutMs` — by default 5 s for an ordinary backlog, 250 ms for a flood's; rejects with
+   * the store's error when applying fails. Readers call this first.
    */
   settle(timeoutMs?: number): Promise<SpoolState>;
   state(): SpoolState;
@@ -75,6 +76,19 @@ const STARVE_MS = 250;
 const RETRY_MS = 1000;
 /** The live `spool` event is sent at most this often while the backlog changes. */
 const ANNOUNCE_MS = 250;
+/**
+ * While more than this many items wait, applied requests are announced by their `batch` event
+ * alone: one event per call would be ~15k events/s, more than a dashboard (or a terminal)
+ * can read, and the stream cuts readers that fall behind. Near live again, every row is sent.
+ */
+const ROW_EVENTS_BELOW = 2_000;
+/**
+ * How long a read waits for the backlog to be applied: long enough for any ordinary backlog,
+ * but a flood's is answered at once with what is stored (the dashboard shows the backlog).
+ */
+const SETTLE_SMALL_MS = 5000;
+const SETTLE_LARGE_MS = 250;
+const SMALL_BACKLOG = 20_000;
 
 interface Waiting {
   verdict: Extract<Verdict, { kind: 'accepted' }>;
@@ -119,6 +133,13 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     }
     const now = state();
     if (quiet(now) && quiet(lastSent)) return;
+    if (
+      lastSent &&
+      now.failing === lastSent.failing &&
+      now.pendingRequests === lastSent.pendingRequests &&
+      now.pendingPayloads === lastSent.pendingPayloads
+    )
+      return;
     bus.publish({ type: 'spool', data: now });
     lastSent = now;
     dirty = false;
@@ -164,7 +185,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       items += a.request.payloads;
       backlog.requests--;
       backlog.payloads -= a.request.payloads;
-      publishWritten(bus, a.record, a.written);
+      publishWritten(bus, a.record, a.written, backlog.payloads < ROW_EVENTS_BELOW);
     }
     announce();
     if (items > 0) {
@@ -259,8 +280,9 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       });
     },
 
-    async settle(timeoutMs = 5000) {
+    async settle(timeoutMs) {
       if (backlog.requests === 0) return state();
+      timeoutMs ??= backlog.payloads <= SMALL_BACKLOG ? SETTLE_SMALL_MS : SETTLE_LARGE_MS;
       const deadline = performance.now() + timeoutMs;
       readers++;
       try {
