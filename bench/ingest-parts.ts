@@ -1,0 +1,134 @@
+/**
+ * Where an ingest request's time goes, in-process (no HTTP, which costs every server the same),
+ * per payload, on the SDK-shaped 30-call bodies bench/ingest.ts sends — side by side with the
+ * bare baseline's work in the same run:
+ *
+ * - baseline: `JSON.parse` + one insert per call into an index-free table, one transaction;
+ * - examine: what devtools does before answering (UTF-8 check, parse, key, every item validated);
+ * - spool: appending the bodies to the spool, one transaction per group of 4 requests;
+ * - apply: what the spool does afterwards (validate again, store with indexes, derived facts).
+ *
+ *   node --import tsx bench/ingest-parts.ts [--requests 4000]
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { examine } from '../src/ingest/examine.js';
+import { createSpooledIngest, LiveBus } from '../src/ingest/index.js';
+import { openStore } from '../src/store/index.js';
+import { bodyFactory, fmt } from './ingest/util.js';
+
+const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' } } });
+const REQUESTS = Number(values.requests);
+const SIZE = 30;
+const PRODUCERS = 8;
+
+const next = bodyFactory(SIZE, 'parts');
+const contexts = Array.from({ length: PRODUCERS }, () => ({}) as Record<string, unknown>);
+const bodies = Array.from({ length: REQUESTS }, (_, i) => Buffer.from(next(contexts[i % 8]!)));
+const dir = mkdtempSync(join(tmpdir(), 'mcpulse-bench-parts-'));
+const perPayload = (ms: number): number => (ms * 1000) / (REQUESTS * SIZE);
+
+let baselines = 0;
+function baseline(): number {
+  const db = new Database(join(dir, `baseline-${baselines++}.db`));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`CREATE TABLE calls (id INTEGER PRIMARY KEY, session_id TEXT, client_name TEXT,
+    tool_name TEXT, started_at TEXT, duration_ms INTEGER, outcome TEXT, response_bytes INTEGER,
+    is_empty INTEGER, args_hash TEXT)`);
+  const insert = db.prepare(
+    `INSERT INTO calls (session_id, client_name, tool_name, started_at, duration_ms, outcome,
+       response_bytes, is_empty, args_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  type Call = Record<string, string | number | boolean>;
+  const all = db.transaction((batch: Call[]) => {
+    for (const c of batch)
+      insert.run(
+        c.session_id,
+        c.client_name,
+        c.tool_name,
+        c.started_at,
+        c.duration_ms,
+        c.outcome,
+        c.response_bytes,
+        c.is_empty ? 1 : 0,
+        c.args_hash,
+      );
+  });
+  const t0 = performance.now();
+  for (const b of bodies) all((JSON.parse(b.toString('utf8')) as { batch: Call[] }).batch);
+  const ms = performance.now() - t0;
+  db.close();
+  return ms;
+}
+
+async function devtools(file: string): Promise<{ examine: number; spool: number; apply: number }> {
+  const store = openStore(join(dir, file), {
+    deferDerived: true,
+    backgroundCheckpoints: true,
+  });
+  let t0 = performance.now();
+  const verdicts = bodies.map((body) =>
+    examine({
+      authorization: 'Bearer mp_live_bench_key_0000000000000000',
+      contentType: 'application/json',
+      userAgent: 'bench',
+      body,
+      receivedMs: Date.now(),
+    }),
+  );
+  const examineMs = performance.now() - t0;
+  t0 = performance.now();
+  for (let i = 0; i < verdicts.length; i += 4) {
+    store.spool.add(
+      verdicts.slice(i, i + 4).map((v) => {
+        if (v.kind !== 'accepted') throw new Error(`bench body refused: ${v.answer.body?.error}`);
+        return {
+          receivedMs: v.record.receivedMs,
+          keySha256: v.key.sha256,
+          keyPrefix: v.key.prefix,
+          userAgent: v.record.userAgent,
+          payloads: v.items,
+          body: v.body,
+        };
+      }),
+    );
+  }
+  const spoolMs = performance.now() - t0;
+  const ingest = createSpooledIngest({ store, bus: new LiveBus() });
+  t0 = performance.now();
+  while (ingest.state().pendingRequests > 0) await ingest.settle(60_000);
+  const applyMs = performance.now() - t0;
+  ingest.close();
+  store.close();
+  return { examine: examineMs, spool: spoolMs, apply: applyMs };
+}
+
+try {
+  // Once to warm the JIT, once measured.
+  baseline();
+  await devtools('warm.db');
+  const base = perPayload(baseline());
+  const dev = await devtools('devtools.db');
+  const rows: [string, number][] = [
+    ['bare baseline: parse + insert (index-free table) + commit', base],
+    ['devtools, before the answer: examine (UTF-8, parse, key, validate)', perPayload(dev.examine)],
+    ['devtools, before the answer: spool the body (group of 4 per commit)', perPayload(dev.spool)],
+    ['devtools, after the answer: apply (validate, store, indexes, facts)', perPayload(dev.apply)],
+  ];
+  console.log(
+    `ingest parts: ${fmt(REQUESTS)} requests × ${SIZE} calls from ${PRODUCERS} sessions, in-process\n`,
+  );
+  console.log('| step | µs per payload | payloads/s on one core |');
+  console.log('|---|---:|---:|');
+  for (const [name, us] of rows) console.log(`| ${name} | ${us.toFixed(2)} | ${fmt(1e6 / us)} |`);
+  const ack = perPayload(dev.examine) + perPayload(dev.spool);
+  console.log(
+    `\nacknowledging costs ${(ack / base).toFixed(2)}× the baseline's work; applying ${(perPayload(dev.apply) / base).toFixed(1)}×`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
