@@ -221,6 +221,30 @@ describe('ingest spool', () => {
     expect(storedBySession(t.dbPath)).toEqual({ s_left_1: 30, s_left_2: 30 });
   });
 
+  it('keeps applying during a flood that never pauses, so the dashboard keeps moving', async () => {
+    t = await startTestServer({ retention: false });
+    // Eight producers, each posting again the moment it is answered, for 1.5 s: the event
+    // loop never goes quiet, which is when applying would otherwise wait.
+    const until = performance.now() + 1500;
+    let sent = 0;
+    const producer = async (p: number): Promise<void> => {
+      for (let k = 0; performance.now() < until; k++) {
+        sent++;
+        expect((await t!.ingest({ batch: batch(`s_flood_${p}`, 30, k * 30) })).status).toBe(202);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, p) => producer(p)));
+    // Read without applying anything: what went through the spool, and what is still in it.
+    const spool = await spoolOf(t);
+    expect(spool.spooledRequests).toBeGreaterThan(0);
+    expect(spool.spooledRequests - spool.pendingRequests).toBeGreaterThan(0);
+    // A flood's backlog is more than a read waits for; once it is applied, all are there.
+    while ((await spoolOf(t)).pendingRequests > 0)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const status = await t.api<{ counts: { batches: number } }>('/api/status');
+    expect(status.counts.batches).toBe(sent);
+  });
+
   it('bounds the backlog: past the cap, acknowledgements wait for applying', async () => {
     t = await startTestServer({ retention: false, maxSpoolPayloads: 200 });
     const events: SpoolState[] = [];
