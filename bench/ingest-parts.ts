@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { examine } from '../src/ingest/examine.js';
-import { createSpooledIngest, LiveBus } from '../src/ingest/index.js';
+import { createSpooledIngest, LiveBus, spoolEntryOf } from '../src/ingest/index.js';
 import { openStore } from '../src/store/index.js';
 import { bodyFactory, fmt } from './ingest/util.js';
 
@@ -86,14 +86,7 @@ async function devtools(file: string): Promise<{ examine: number; spool: number;
     store.spool.add(
       verdicts.slice(i, i + 4).map((v) => {
         if (v.kind !== 'accepted') throw new Error(`bench body refused: ${v.answer.body?.error}`);
-        return {
-          receivedMs: v.record.receivedMs,
-          keySha256: v.key.sha256,
-          keyPrefix: v.key.prefix,
-          userAgent: v.record.userAgent,
-          payloads: v.items,
-          body: v.body,
-        };
+        return spoolEntryOf(v);
       }),
     );
   }

@@ -17,7 +17,7 @@
  *   exactly like the synchronous path, until it can.
  */
 import type { Store } from '../store/index.js';
-import type { SpooledRequest } from '../store/spool.js';
+import type { SpoolEntry, SpooledRequest } from '../store/spool.js';
 import type { LiveBus } from './bus.js';
 import {
   acceptedRecord,
@@ -90,9 +90,23 @@ const SETTLE_SMALL_MS = 5000;
 const SETTLE_LARGE_MS = 250;
 const SMALL_BACKLOG = 20_000;
 
+type Accepted = Extract<Verdict, { kind: 'accepted' }>;
+
 interface Waiting {
-  verdict: Extract<Verdict, { kind: 'accepted' }>;
+  verdict: Accepted;
   resolve(answer: IngestAnswer): void;
+}
+
+/** What the spool keeps of an accepted request: its body as received, who sent it, when. */
+export function spoolEntryOf(v: Accepted): SpoolEntry {
+  return {
+    receivedMs: v.record.receivedMs,
+    keySha256: v.key.sha256,
+    keyPrefix: v.key.prefix,
+    userAgent: v.record.userAgent,
+    payloads: v.items,
+    body: v.body,
+  };
 }
 
 /** Builds the spooled ingest for one store (the spool left by a previous run is applied first). */
@@ -173,6 +187,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       failing = error instanceof Error ? error : new Error(String(error));
       announce();
       throw failing;
+    } finally {
+      lastSliceMs = performance.now();
     }
     failing = null;
     if (applied.length === 0) {
@@ -213,11 +229,9 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     try {
       applySlice();
     } catch {
-      lastSliceMs = performance.now();
       schedule(RETRY_MS);
       return;
     }
-    lastSliceMs = performance.now();
     schedule(0);
   }
 
@@ -235,16 +249,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
         if (failing) applySlice();
         // A full spool: these acknowledgements wait until it is back under its bound.
         while (backlog.payloads >= maxBacklog) applySlice();
-        store.spool.add(
-          waiting.map(({ verdict: v }) => ({
-            receivedMs: v.record.receivedMs,
-            keySha256: v.key.sha256,
-            keyPrefix: v.key.prefix,
-            userAgent: v.record.userAgent,
-            payloads: v.items,
-            body: v.body,
-          })),
-        );
+        store.spool.add(waiting.map((w) => spoolEntryOf(w.verdict)));
         for (const { verdict } of waiting) {
           backlog.requests++;
           backlog.payloads += verdict.items;
@@ -288,7 +293,6 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       try {
         while (backlog.requests > 0 && performance.now() < deadline) {
           applySlice();
-          lastSliceMs = performance.now();
           if (backlog.requests > 0) await new Promise((resolve) => setImmediate(resolve));
         }
       } finally {

@@ -11,7 +11,7 @@ import { createDerivedMaintainer } from './derived.js';
 import { createDerivedQueue } from './derived-queue.js';
 import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
-import { createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
+import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
 
 export type { BatchRecord, BatchWriteResult } from './batch-record.js';
@@ -133,11 +133,5 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
 /** A read-only open does not migrate: a file from before the spool has no backlog. */
 function readonlyBacklog(db: Database.Database): SpoolBacklog {
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'spool'");
-  if (!exists.get()) return { requests: 0, payloads: 0, oldestMs: null };
-  const c = db
-    .prepare<[], { requests: number; payloads: number; oldest: number | null }>(
-      'SELECT count(*) AS requests, coalesce(sum(payloads), 0) AS payloads, min(received_ms) AS oldest FROM spool',
-    )
-    .get()!;
-  return { requests: c.requests, payloads: c.payloads, oldestMs: c.oldest };
+  return exists.get() ? countBacklog(db) : { requests: 0, payloads: 0, oldestMs: null };
 }

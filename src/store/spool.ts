@@ -88,10 +88,6 @@ export function createSpoolTable(
     'SELECT * FROM spool WHERE id <= ? ORDER BY id',
   );
   const deleteThrough = db.prepare<[number]>('DELETE FROM spool WHERE id <= ?');
-  const count = db.prepare<[], { requests: number; payloads: number; oldest: number | null }>(
-    'SELECT count(*) AS requests, coalesce(sum(payloads), 0) AS payloads, min(received_ms) AS oldest FROM spool',
-  );
-
   const inserted: InsertedCall[] = [];
   const write = createBatchInserts(db, (calls) => {
     for (const c of calls) inserted.push(c);
@@ -114,7 +110,6 @@ export function createSpoolTable(
         last = h.id;
       }
       if (last === 0) return [];
-      inserted.length = 0;
       const applied = rowsThrough.all(last).map((row): AppliedRequest => {
         const request: SpooledRequest = {
           id: row.id,
@@ -131,7 +126,6 @@ export function createSpoolTable(
       // The metrics engine sees the slice's calls together, so a session's calls that arrived
       // in several requests are linked in one pass.
       maintain(inserted);
-      inserted.length = 0;
       deleteThrough.run(last);
       return applied;
     },
@@ -141,16 +135,24 @@ export function createSpoolTable(
     add: (entries) => {
       if (entries.length > 0) addAll(entries);
     },
-    backlog: () => {
-      const c = count.get()!;
-      return { requests: c.requests, payloads: c.payloads, oldestMs: c.oldest };
-    },
+    backlog: () => countBacklog(db),
     apply: (maxPayloads, toRecord) => {
       try {
         return applyTx(maxPayloads, toRecord);
       } finally {
+        // Empty for the next slice, whether this one committed or rolled back.
         inserted.length = 0;
       }
     },
   };
+}
+
+/** Counts the spool: a scan, for startup and read-only opens (the server keeps count after). */
+export function countBacklog(db: Database.Database): SpoolBacklog {
+  const c = db
+    .prepare<[], { requests: number; payloads: number; oldest: number | null }>(
+      'SELECT count(*) AS requests, coalesce(sum(payloads), 0) AS payloads, min(received_ms) AS oldest FROM spool',
+    )
+    .get()!;
+  return { requests: c.requests, payloads: c.payloads, oldestMs: c.oldest };
 }

@@ -1,6 +1,7 @@
 /**
  * A real server on port 0 over a real SQLite file in a temp folder, for integration tests.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,9 +31,24 @@ export const capture = (name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style'): 
     'utf8',
   );
 
-export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+/**
+ * Starts a server over a fresh file. `seed` runs on that file's store before the server opens
+ * it — to leave the state a previous run would (say, flushes still in the ingest spool).
+ */
+export async function startTestServer(
+  options: Partial<ServerOptions> = {},
+  seed?: (store: Store) => void,
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpulse-test-'));
   const dbPath = join(dir, 'devtools.db');
+  if (seed) {
+    const before = openStore(dbPath);
+    try {
+      seed(before);
+    } finally {
+      before.close();
+    }
+  }
   const store = openStore(dbPath);
   const server = await startServer({ store, port: 0, rateLimit: false, ...options });
   const url = `http://127.0.0.1:${server.info.port}`;
@@ -65,4 +81,34 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Calls per session straight from the file, with no server in between. */
+export function storedBySession(path: string): Record<string, number> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db
+      .prepare<[], { session_id: string; n: number }>(
+        'SELECT session_id, count(*) AS n FROM calls GROUP BY 1',
+      )
+      .all();
+    return Object.fromEntries(rows.map((r) => [r.session_id, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits until the server at `url` has applied every spooled flush, and returns how many were
+ * waiting at first. (Reads wait for an ordinary backlog themselves, but not for a flood's.)
+ */
+export async function untilSpoolApplied(url: string): Promise<number> {
+  let first: number | undefined;
+  for (;;) {
+    const res = await fetch(`${url}/api/spool`);
+    const { spool } = (await res.json()) as { spool: { pendingRequests: number } };
+    first ??= spool.pendingRequests;
+    if (spool.pendingRequests === 0) return first;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -5,15 +5,16 @@
  * stays bounded, and a store that cannot apply answers 503 instead of acknowledging more.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/ingest/index.js';
 import type { SpoolState } from '../../src/ingest/spool.js';
-import { startServer } from '../../src/server/index.js';
-import { openStore, type SpoolEntry } from '../../src/store/index.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { SpoolEntry } from '../../src/store/index.js';
+import {
+  startTestServer,
+  storedBySession,
+  untilSpoolApplied,
+  type TestServer,
+} from '../helpers/server.js';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -39,21 +40,6 @@ const call = (session: string, i: number, extra: Record<string, unknown> = {}) =
 const batch = (session: string, n: number, from = 0) =>
   Array.from({ length: n }, (_, k) => call(session, from + k));
 
-/** Calls per session straight from the file, with no server in between. */
-function storedBySession(path: string): Record<string, number> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const rows = db
-      .prepare<[], { session_id: string; n: number }>(
-        'SELECT session_id, count(*) AS n FROM calls GROUP BY 1',
-      )
-      .all();
-    return Object.fromEntries(rows.map((r) => [r.session_id, r.n]));
-  } finally {
-    db.close();
-  }
-}
-
 /** What a kill -9 leaves behind: acknowledged requests, spooled, not yet applied. */
 const leftInSpool = (sessions: string[], perBatch: number, keyPrefix: string): SpoolEntry[] =>
   sessions.map((s) => ({
@@ -65,40 +51,9 @@ const leftInSpool = (sessions: string[], perBatch: number, keyPrefix: string): S
     body: Buffer.from(JSON.stringify({ batch: batch(s, perBatch) })),
   }));
 
-/** A database file whose spool already holds `entries`, served like the test server. */
-async function serverOverSpool(entries: SpoolEntry[]): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpulse-spool-'));
-  const dbPath = join(dir, 'devtools.db');
-  const before = openStore(dbPath);
-  before.spool.add(entries);
-  before.close();
-  const store = openStore(dbPath);
-  const server = await startServer({ store, port: 0, rateLimit: false, retention: false });
-  const url = `http://127.0.0.1:${server.info.port}`;
-  return {
-    url,
-    server,
-    store,
-    dir,
-    dbPath,
-    ingest: (body) =>
-      fetch(`${url}/v1/ingest`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer mp_live_test' },
-        body: JSON.stringify(body),
-      }),
-    api: async <T>(path: string) => {
-      const res = await fetch(`${url}${path}`);
-      if (res.status !== 200) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-      return (await res.json()) as T;
-    },
-    close: async () => {
-      await server.close();
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+/** A server over a file whose spool already holds `entries`. */
+const serverOverSpool = (entries: SpoolEntry[]): Promise<TestServer> =>
+  startTestServer({ retention: false }, (store) => store.spool.add(entries));
 
 const spoolOf = async (server: TestServer): Promise<SpoolState> =>
   (await server.api<{ spool: SpoolState }>('/api/spool')).spool;
@@ -239,8 +194,7 @@ describe('ingest spool', () => {
     expect(spool.spooledRequests).toBeGreaterThan(0);
     expect(spool.spooledRequests - spool.pendingRequests).toBeGreaterThan(0);
     // A flood's backlog is more than a read waits for; once it is applied, all are there.
-    while ((await spoolOf(t)).pendingRequests > 0)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilSpoolApplied(t.url);
     const status = await t.api<{ counts: { batches: number } }>('/api/status');
     expect(status.counts.batches).toBe(sent);
   });

@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { untilSpoolApplied } from '../helpers/server.js';
 import { batchOf, postIngest, serve, tempDir } from './helpers/process.js';
 
 const { dir, remove } = tempDir('mcpulse-crash-');
@@ -56,15 +57,7 @@ it(
       expect(res.status).toBe(202);
       // The kills left acknowledged flushes in the spool: this start applies them. A backlog
       // that large is a flood's, which reads do not wait out, so wait for it here.
-      let leftInSpool: number | undefined;
-      for (;;) {
-        const { spool } = (await (await fetch(`${server.url}/api/spool`)).json()) as {
-          spool: { pendingRequests: number };
-        };
-        leftInSpool ??= spool.pendingRequests;
-        if (spool.pendingRequests === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const leftInSpool = await untilSpoolApplied(server.url);
       const status = (await (await fetch(`${server.url}/api/status`)).json()) as {
         counts: { calls: number };
       };

@@ -17,7 +17,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer, storedBySession } from '../helpers/server.js';
 import {
   batchOf,
   canMount,
@@ -47,20 +47,6 @@ function seededDb(name: string): string {
 
 async function seed(url: string, sessions: string[]): Promise<void> {
   for (const s of sessions) expect((await postIngest(url, batchOf(s))).status).toBe(202);
-}
-
-function storedSessions(path: string): Record<string, number> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const rows = db
-      .prepare<[], { session_id: string; n: number }>(
-        'SELECT session_id, count(*) AS n FROM calls GROUP BY 1',
-      )
-      .all();
-    return Object.fromEntries(rows.map((r) => [r.session_id, r.n]));
-  } finally {
-    db.close();
-  }
 }
 
 async function expect503(url: string, session: string): Promise<string> {
@@ -110,7 +96,7 @@ describe('locked by another process', () => {
         expect(error).toMatch(/database is locked/);
         await expectResponsive(server.url);
         await seed(server.url, ['s_after']);
-        expect(storedSessions(db)).toEqual({ s_before: 30, s_after: 30 });
+        expect(storedBySession(db)).toEqual({ s_before: 30, s_after: 30 });
       } finally {
         await server.stop();
       }
@@ -211,7 +197,7 @@ describe('disk full', () => {
           unlinkSync(filler);
           await seed(server.url, ['s_after']);
           acked.push('s_after');
-          const stored = storedSessions(db);
+          const stored = storedBySession(db);
           expect(Object.keys(stored).sort()).toEqual(acked.sort());
         } finally {
           await server.stop();
@@ -272,7 +258,7 @@ describe('disk full', () => {
       t.store.db.pragma('max_page_count = 1073741823');
       await seed(t.url, ['s_after']);
       acked.push('s_after');
-      expect(Object.keys(storedSessions(t.dbPath)).sort()).toEqual(acked.sort());
+      expect(Object.keys(storedBySession(t.dbPath)).sort()).toEqual(acked.sort());
     } finally {
       await t.close();
     }
