@@ -1,17 +1,4 @@
-import type { BatchRow, CallRow, RejectionRow, StartupRow } from '../store/types.js';
-import type { SpoolState } from './spool.js';
-
-/** What the live stream carries: one event per stored row, plus the batch they came in. */
-export type LiveEvent =
-  | { type: 'batch'; data: BatchRow }
-  | { type: 'call'; data: CallRow }
-  | { type: 'startup'; data: StartupRow }
-  | { type: 'rejection'; data: RejectionRow }
-  | { type: 'cleared'; data: { at_ms: number } }
-  /** The ingest spool's backlog changed (at most a few times a second; src/ingest/spool.ts). */
-  | { type: 'spool'; data: SpoolState };
-
-export type LiveListener = (event: LiveEvent) => void;
+import type { LiveEvent, LiveListener } from '../shared/live.js';
 
 /**
  * A tiny synchronous pub/sub: ingest publishes after the transaction commits, the SSE endpoint

@@ -12,7 +12,7 @@ import type {
 import { bearerKey, fingerprintKey, type KeyFingerprint } from './key.js';
 import type { RateLimiter } from './rate-limit.js';
 import { snapshotItem, validateItem } from './validate-item.js';
-import { LIMITS } from './wire.js';
+import { LIMITS } from '../shared/wire.js';
 
 /** The largest body read; SDKs send at most 1000 small payloads, far below this. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -7,10 +7,11 @@
  * reasons for a rejection. test/ingest/fast-call.test.ts holds it to zod on generated items:
  * whenever this accepts, zod accepts with an identical result.
  */
-import { ISO_DATETIME, LIMITS, type CallPayload } from './wire.js';
+import { OUTCOMES } from '../shared/outcomes.js';
+import { ISO_DATETIME, LIMITS, type CallPayload } from '../shared/wire.js';
 
 const ARGS_HASH = /^[0-9a-f]{4,64}$/;
-const OUTCOMES = new Set(['ok', 'bad_args', 'tool_error', 'crashed']);
+const OUTCOME_SET: ReadonlySet<string> = new Set(OUTCOMES);
 const isInt = (v: unknown, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 
@@ -43,7 +44,7 @@ export function fastCall(item: unknown): CallPayload | null {
     !ISO_DATETIME.test(started_at) ||
     !isInt(duration_ms, LIMITS.durationMs) ||
     typeof outcome !== 'string' ||
-    !OUTCOMES.has(outcome) ||
+    !OUTCOME_SET.has(outcome) ||
     !isInt(response_bytes, LIMITS.bytes) ||
     typeof is_empty !== 'boolean' ||
     typeof args_hash !== 'string' ||

@@ -14,10 +14,9 @@ import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export { LiveBus } from './bus.js';
-export type { LiveEvent } from './bus.js';
 export { RateLimiter } from './rate-limit.js';
 export { MAX_BODY_BYTES, storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
-export { createSpooledIngest, spoolEntryOf, type SpooledIngest, type SpoolState } from './spool.js';
+export { createSpooledIngest, spoolEntryOf, type SpooledIngest } from './spool.js';
 
 export interface IngestOptions {
   store: Store;

@@ -29,17 +29,7 @@ import {
 } from './examine.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
-
-/** What the spool holds and how applying is going (for `/api/status` and the UI). */
-export interface SpoolState {
-  /** Acknowledged requests not yet applied, and their items. */
-  pendingRequests: number;
-  pendingPayloads: number;
-  /** Requests acknowledged through the spool since start (the rest were stored directly). */
-  spooledRequests: number;
-  /** Why applying last failed; `null` once it succeeds again. */
-  failing: string | null;
-}
+import type { SpoolState } from '../shared/spool.js';
 
 export interface SpooledIngestOptions {
   store: Store;

@@ -6,7 +6,7 @@ import {
   KNOWN_STARTUP_FIELDS,
   payloadSchema,
   type Payload,
-} from './wire.js';
+} from '../shared/wire.js';
 import { fastCall } from './fast-call.js';
 
 /** How much of a rejected item is kept for the ingest log. */

@@ -3,13 +3,9 @@
  * chain head) from its daily rollup and from raw calls; everything on the summary, tool and
  * client pages is a pure fold over those rows.
  */
+import { OUTCOME_CLASSES, type OutcomeCounts } from '../shared/outcomes.js';
 import { LINK } from './links.js';
 import { latencyBuckets, type LatencyBuckets } from './latency.js';
-
-/** The five outcome classes: `ok` means ok and not empty; they partition the calls. */
-export const OUTCOME_CLASSES = ['ok', 'empty', 'bad_args', 'tool_error', 'crashed'] as const;
-export type OutcomeClass = (typeof OUTCOME_CLASSES)[number];
-export type OutcomeCounts = Record<OutcomeClass, number>;
 
 /** Outcome class code 0–4 of a call (`is_empty` only counts with `ok`). */
 export function outcomeClass(outcome: string, isEmpty: boolean | number): number {

@@ -4,7 +4,8 @@
  * not empty.
  */
 import { isOkNonEmpty, LINK_KINDS, type LinkKind } from './links.js';
-import { OUTCOME_CLASSES, outcomeClass, type OutcomeClass } from './aggregate.js';
+import { OUTCOME_CLASSES, type OutcomeClass } from '../shared/outcomes.js';
+import { outcomeClass } from './aggregate.js';
 
 /** A call as chains read it (stored facts included). */
 export interface ChainMember {

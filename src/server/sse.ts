@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LiveBus, LiveEvent } from '../ingest/bus.js';
+import type { LiveBus } from '../ingest/bus.js';
+import type { LiveEvent } from '../shared/live.js';
 
 /** How often an idle stream sends a comment, so proxies and sleeping laptops notice a dead one. */
 const HEARTBEAT_MS = 15_000;

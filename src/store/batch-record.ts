@@ -1,4 +1,4 @@
-import type { CallPayload, StartupPayload } from '../ingest/wire.js';
+import type { CallPayload, StartupPayload } from '../shared/wire.js';
 
 /** A call that passed validation, ready to store. */
 export interface AcceptedCall {

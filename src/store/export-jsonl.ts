@@ -11,7 +11,7 @@
  */
 import type { Store } from './index.js';
 import { callFilterSql } from './filter-sql.js';
-import type { CallFilter } from './types.js';
+import type { CallFilter } from '../shared/rows.js';
 
 /** Calls per page; a page is also one chunk of output. */
 const PAGE = 2000;

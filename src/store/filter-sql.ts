@@ -1,4 +1,4 @@
-import type { CallFilter } from './types.js';
+import type { CallFilter } from '../shared/rows.js';
 
 /**
  * Builds the `WHERE` clause for a {@link CallFilter} over the `calls` table (optionally

@@ -22,7 +22,7 @@ export type {
   SpoolEntry,
   SpoolTable,
 } from './spool.js';
-export type * from './types.js';
+export type * from '../shared/rows.js';
 
 /** An open database. */
 export interface Store {

@@ -9,7 +9,7 @@ import type {
   ProjectRow,
   RejectionRow,
   StartupRow,
-} from './types.js';
+} from '../shared/rows.js';
 
 const parseExtra = (text: unknown): Record<string, unknown> | null =>
   typeof text === 'string' ? (JSON.parse(text) as Record<string, unknown>) : null;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastCall } from '../../src/ingest/fast-call.js';
 import { validateItem } from '../../src/ingest/validate-item.js';
-import { callSchema } from '../../src/ingest/wire.js';
+import { callSchema } from '../../src/shared/wire.js';
 
 const date = fc
   .date({ noInvalidDate: true, min: new Date(0), max: new Date('9999-12-31T23:59:59Z') })

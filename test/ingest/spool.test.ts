@@ -6,8 +6,8 @@
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LiveEvent } from '../../src/ingest/index.js';
-import type { SpoolState } from '../../src/ingest/spool.js';
+import type { LiveEvent } from '../../src/shared/live.js';
+import type { SpoolState } from '../../src/shared/spool.js';
 import type { SpoolEntry } from '../../src/store/index.js';
 import {
   startTestServer,

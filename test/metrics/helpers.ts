@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { parseTimestamp } from '../../src/ingest/timestamp.js';
-import type { CallPayload, StartupPayload } from '../../src/ingest/wire.js';
+import type { CallPayload, StartupPayload } from '../../src/shared/wire.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import type { BatchRecord } from '../../src/store/batch-record.js';
 

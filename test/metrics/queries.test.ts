@@ -4,13 +4,14 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTCOME_CLASSES, outcomeClass } from '../../src/metrics/aggregate.js';
+import { outcomeClass } from '../../src/metrics/aggregate.js';
+import { OUTCOME_CLASSES } from '../../src/shared/outcomes.js';
 import { latencyBucketIndex, percentiles, histogramOf } from '../../src/metrics/latency.js';
 import { deriveSession, LINK, type DerivedFacts } from '../../src/metrics/links.js';
 import { sizeBucket } from '../../src/metrics/sizes.js';
 import { buildSummary } from '../../src/metrics/report.js';
 import { metricsOf } from '../../src/store/metrics/queries.js';
-import type { CallFilter } from '../../src/store/types.js';
+import type { CallFilter } from '../../src/shared/rows.js';
 import { BASE, call, startup, tempStore, write } from './helpers.js';
 
 const DAY = 86_400_000;

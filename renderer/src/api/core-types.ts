@@ -1,17 +1,14 @@
 /** Row shapes of the core API (src/server/api/core-routes.ts). Times are UTC epoch ms. */
-import type { SpoolState } from '../../../src/ingest/spool';
+import type { SpoolState } from '../../../src/shared/spool';
 
-export type Outcome = 'ok' | 'bad_args' | 'tool_error' | 'crashed';
-/** The five-way split the metrics use: `ok` means ok and not empty. */
-export type OutcomeKey = 'ok' | 'empty' | 'bad_args' | 'tool_error' | 'crashed';
-export const OUTCOME_KEYS: OutcomeKey[] = ['ok', 'empty', 'bad_args', 'tool_error', 'crashed'];
-export const OUTCOME_LABEL: Record<OutcomeKey, string> = {
-  ok: 'ok',
-  empty: 'empty',
-  bad_args: 'bad args',
-  tool_error: 'tool error',
-  crashed: 'crashed',
-};
+// The outcome vocabulary is the app's one list (src/shared/outcomes.ts), under the names pages use.
+export type { Outcome } from '../../../src/shared/outcomes';
+export {
+  OUTCOME_CLASSES as OUTCOME_KEYS,
+  OUTCOME_LABEL,
+  outcomeClassOf as outcomeKey,
+  type OutcomeClass as OutcomeKey,
+} from '../../../src/shared/outcomes';
 
 // The ingest spool's backlog (`GET /api/spool`, the `spool` event of `/api/stream`): acknowledged
 // requests not yet applied, and why applying last failed. The server's own type (type-only).
@@ -52,8 +49,4 @@ export type {
   CallRow as Call,
   RejectionRow as Rejection,
   StartupRow as Startup,
-} from '../../../src/store/types';
-
-export function outcomeKey(c: { outcome: Outcome; is_empty: boolean }): OutcomeKey {
-  return c.outcome === 'ok' && c.is_empty ? 'empty' : c.outcome;
-}
+} from '../../../src/shared/rows';

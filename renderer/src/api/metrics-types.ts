@@ -15,7 +15,8 @@ import type {
   ToolBreakdown,
   ToolSummary,
 } from '../../../src/metrics/report';
-import type { FirstCallSuccess, OutcomeCounts } from '../../../src/metrics/aggregate';
+import type { FirstCallSuccess } from '../../../src/metrics/aggregate';
+import type { OutcomeCounts } from '../../../src/shared/outcomes';
 import type { LinkKind } from '../../../src/metrics/links';
 
 export type {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { parseFilter } from '../../server/api/router.js';
 import { ApiError } from '../../server/api/types.js';
 import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
 import { UsageError } from '../io.js';
 import { openDbForCli } from '../open-db.js';

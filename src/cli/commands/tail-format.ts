@@ -4,22 +4,24 @@
  * a retry is.
  */
 import { linkKind, type LinkKind } from '../../metrics/links.js';
+import type { CallRow } from '../../shared/rows.js';
 
 /** A call as the live stream and the store carry it (the fields tail uses). */
-export interface TailCall {
-  id: number;
-  project_id: number;
-  session_id: string;
-  client_name: string;
-  tool_name: string;
-  started_at: string;
-  started_ms: number;
-  duration_ms: number;
-  outcome: string;
-  response_bytes: number;
-  is_empty: boolean;
-  args_hash: string;
-}
+export type TailCall = Pick<
+  CallRow,
+  | 'id'
+  | 'project_id'
+  | 'session_id'
+  | 'client_name'
+  | 'tool_name'
+  | 'started_at'
+  | 'started_ms'
+  | 'duration_ms'
+  | 'outcome'
+  | 'response_bytes'
+  | 'is_empty'
+  | 'args_hash'
+>;
 
 /** A call plus how it relates to the previous same-tool call of its session. */
 export interface MarkedCall {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RETRY_WINDOW_MS } from '../../metrics/constants.js';
+import { ERROR_OUTCOMES, OUTCOME_CLASSES } from '../../shared/outcomes.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../open-db.js';
@@ -39,7 +40,7 @@ when the dashboard restarts.
   --count N          exit after printing N calls (for scripts and tests)
 `;
 
-const OUTCOMES = ['ok', 'empty', 'bad_args', 'tool_error', 'crashed'];
+const OUTCOMES: readonly string[] = OUTCOME_CLASSES;
 
 function parseOutcomes(value: string | undefined): Set<string> | null {
   if (value === undefined) return null;
@@ -48,7 +49,7 @@ function parseOutcomes(value: string | undefined): Set<string> | null {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    if (part === 'error') ['bad_args', 'tool_error', 'crashed'].forEach((o) => out.add(o));
+    if (part === 'error') ERROR_OUTCOMES.forEach((o) => out.add(o));
     else if (OUTCOMES.includes(part)) out.add(part);
     else
       throw new UsageError(

@@ -1,4 +1,5 @@
 /** Folds of a small set of calls read in full (one session, a session compare). */
+import type { OutcomeCounts } from '../../shared/outcomes.js';
 import {
   avgResponse,
   firstCallSuccessOf,
@@ -6,7 +7,6 @@ import {
   outcomeClass,
   totalStats,
   type FirstCallSuccess,
-  type OutcomeCounts,
   type StatRow,
 } from '../aggregate.js';
 import { histogramOf, latencyBucketIndex, percentiles } from '../latency.js';

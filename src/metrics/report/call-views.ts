@@ -1,5 +1,6 @@
 /** Calls and retry chains as the API shows them, with the reason behind each call's facts. */
-import { OUTCOME_CLASSES, outcomeClass, type OutcomeClass } from '../aggregate.js';
+import { OUTCOME_CLASSES, type OutcomeClass } from '../../shared/outcomes.js';
+import { outcomeClass } from '../aggregate.js';
 import { buildChains, type Chain, type ChainMember } from '../chains.js';
 import { latencyBucketIndex } from '../latency.js';
 import { LINK, LINK_KINDS, type LinkKind } from '../links.js';

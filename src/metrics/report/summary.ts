@@ -1,4 +1,5 @@
 /** The `/api/summary` body and the cost block of a view. */
+import type { OutcomeCounts } from '../../shared/outcomes.js';
 import {
   avgResponse,
   emptyRate,
@@ -7,7 +8,6 @@ import {
   firstCallSuccessOf,
   totalStats,
   type FirstCallSuccess,
-  type OutcomeCounts,
   type StatRow,
   type Stats,
 } from '../aggregate.js';

@@ -1,4 +1,5 @@
 /** Per-tool summaries (registered, dead, badges) and the insights drawn from them. */
+import type { OutcomeCounts } from '../../shared/outcomes.js';
 import {
   avgResponse,
   emptyRate,
@@ -8,7 +9,6 @@ import {
   rate,
   totalStats,
   type FirstCallSuccess,
-  type OutcomeCounts,
   type StatRow,
   type Stats,
 } from '../aggregate.js';

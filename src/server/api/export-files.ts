@@ -3,7 +3,7 @@
  * `jsonl` (the raw accepted payloads, replayable), `csv` and `md` (the summary).
  */
 import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { exportJsonl, type ExportCounts } from '../../store/export-jsonl.js';
 import { loadSummary, summaryCsv, summaryMarkdown } from './export-summary.js';
 

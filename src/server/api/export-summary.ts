@@ -5,7 +5,7 @@
  */
 import type { Insight, Summary, ToolSummary } from '../../metrics/report.js';
 import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { VERSION } from '../version.js';
 import type { ApiContext, RouteMap } from './types.js';

@@ -1,5 +1,5 @@
 /** The calls behind any number: metric conditions on stored per-call facts, keyset-paged. */
-import { OUTCOME_CLASSES } from '../../metrics/aggregate.js';
+import { OUTCOME_CLASSES } from '../../shared/outcomes.js';
 import { LATENCY_BUCKETS } from '../../metrics/latency.js';
 import { LINK } from '../../metrics/links.js';
 import { callView } from '../../metrics/report.js';

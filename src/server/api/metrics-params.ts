@@ -1,7 +1,7 @@
 /** Parameters, echoes and the price setting shared by every metrics route. */
 import { DEFAULT_USD_PER_MILLION_TOKENS } from '../../metrics/constants.js';
 import type { MetricsQueries } from '../../store/metrics/queries.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { intParam } from './router.js';
 import { ApiError } from './types.js';
 

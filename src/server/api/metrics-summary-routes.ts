@@ -3,7 +3,7 @@ import { firstCallSuccessOf, groupStats, rate, totalStats } from '../../metrics/
 import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../../metrics/constants.js';
 import { buildSummary, insightsOf } from '../../metrics/report.js';
 import { metricsOf, type MetricsQueries } from '../../store/metrics/queries.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
 

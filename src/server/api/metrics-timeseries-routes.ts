@@ -1,10 +1,6 @@
 /** Time series route: gap-filled minute, hour or day buckets aligned to the viewer's offset. */
-import {
-  emptyStats,
-  firstCallSuccessOf,
-  OUTCOME_CLASSES,
-  type Stats,
-} from '../../metrics/aggregate.js';
+import { emptyStats, firstCallSuccessOf, type Stats } from '../../metrics/aggregate.js';
+import { OUTCOME_CLASSES } from '../../shared/outcomes.js';
 import {
   HOUR_BUCKETS_UP_TO_MS,
   MAX_BUCKETS,

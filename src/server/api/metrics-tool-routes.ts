@@ -9,7 +9,7 @@ import {
 } from '../../metrics/report.js';
 import { costUsd, tokensOf } from '../../metrics/sizes.js';
 import { metricsOf } from '../../store/metrics/queries.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { echo, limitOf, price } from './metrics-params.js';
 import { summaryOf } from './metrics-summary-routes.js';
 import { ApiError, type RouteMap } from './types.js';

@@ -1,6 +1,6 @@
 import { parseTimestamp } from '../../ingest/timestamp.js';
 import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 import { ApiError, type ApiHandler, type RouteMap } from './types.js';
 
 interface CompiledRoute {

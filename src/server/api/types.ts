@@ -1,7 +1,7 @@
 import type { LiveBus } from '../../ingest/bus.js';
-import type { SpoolState } from '../../ingest/spool.js';
+import type { SpoolState } from '../../shared/spool.js';
 import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../store/types.js';
+import type { CallFilter } from '../../shared/rows.js';
 
 /** Everything a JSON API handler may use. */
 export interface ApiContext {

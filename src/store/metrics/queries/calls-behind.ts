@@ -1,5 +1,5 @@
 /** The calls behind a number: calls matching a filter and metric conditions, newest first. */
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
 import { conditions, RAW, type Params } from './sql-parts.js';

@@ -1,5 +1,5 @@
 /** Retry chain queries: counts, per-tool counts and a page of chains with their calls. */
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
 import { conditions } from './sql-parts.js';

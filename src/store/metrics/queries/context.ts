@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { DAY_MS } from '../../../metrics/constants.js';
 import { splitByDay, type Span } from '../../../metrics/time.js';
 import { statementCache } from '../../statement-cache.js';
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { createMetricsMaintainer } from '../maintain.js';
 import { ALL_TIME } from '../sql.js';
 import type { Params } from './sql-parts.js';

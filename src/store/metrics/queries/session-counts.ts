@@ -1,5 +1,5 @@
 /** Session counts of a view: distinct sessions, the schema they loaded, sessions per client. */
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
 import { conditions, RAW, SCHEMA_OF_SESSION } from './sql-parts.js';
 

@@ -1,5 +1,5 @@
 /** Session queries: the sessions list, which project holds a session, its calls and startups. */
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, OC_SQL } from '../sql.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';

@@ -1,5 +1,5 @@
 /** Response-size histogram query: whole days from the size rollup, edges from raw calls. */
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
 import { conditions, RAW, rollupConditions } from './sql-parts.js';
 

@@ -1,6 +1,6 @@
 /** SQL fragments every metrics query shares: filter conditions and computed columns. */
 import type { Span } from '../../../metrics/time.js';
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { ALL_TIME } from '../sql.js';
 
 /** Named parameters of a metrics statement. */

@@ -2,7 +2,7 @@
 import type { StatRow } from '../../../metrics/aggregate.js';
 import { mergeHistograms, percentiles as percentilesOf } from '../../../metrics/latency.js';
 import type { Span } from '../../../metrics/time.js';
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';

@@ -2,7 +2,7 @@
 import { HOUR_MS } from '../../../metrics/constants.js';
 import { octave, octaveRange } from '../../../metrics/latency.js';
 import { bucketStart, splitByDay, type Span } from '../../../metrics/time.js';
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import { OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { pick } from './exact-percentiles.js';

@@ -1,6 +1,6 @@
 /** Tool queries: registered tools, one tool's durations, and tool pairs. */
 import { mergeHistograms } from '../../../metrics/latency.js';
-import type { CallFilter } from '../../types.js';
+import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
 import { conditions, RAW, rollupConditions } from './sql-parts.js';
 

@@ -1,5 +1,5 @@
 /** Row shapes the store returns. Times are UTC epoch milliseconds. */
-import type { Outcome } from '../ingest/wire.js';
+import type { Outcome } from './outcomes.js';
 
 export interface ProjectRow {
   id: number;

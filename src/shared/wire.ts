@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { datetimeRegex } from 'zod/v3';
+import { OUTCOMES } from './outcomes.js';
 
 /** Hosted field caps (wire-format §1). */
 export const LIMITS = {
@@ -38,7 +39,7 @@ export const callSchema = z.object({
   tool_name: z.string().min(1).max(LIMITS.toolName),
   started_at: isoDatetime,
   duration_ms: z.number().int().min(0).max(LIMITS.durationMs).default(0),
-  outcome: z.enum(['ok', 'bad_args', 'tool_error', 'crashed']),
+  outcome: z.enum(OUTCOMES),
   response_bytes: byteCount.default(0),
   is_empty: z.boolean().default(false),
   args_hash: argsHash,
@@ -62,8 +63,7 @@ export const payloadSchema = z.discriminatedUnion('type', [callSchema, startupSc
 export type CallPayload = z.infer<typeof callSchema>;
 export type StartupPayload = z.infer<typeof startupSchema>;
 export type Payload = z.infer<typeof payloadSchema>;
-export type Outcome = CallPayload['outcome'];
-export const OUTCOMES: readonly Outcome[] = ['ok', 'bad_args', 'tool_error', 'crashed'];
+export { OUTCOMES, type Outcome } from './outcomes.js';
 
 /** Fields named by the contract; anything else is kept aside as `extra` so exports replay it. */
 export const KNOWN_CALL_FIELDS = new Set(Object.keys(callSchema.shape));
