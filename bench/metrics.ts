@@ -17,9 +17,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { parseFilter } from '../src/server/api/router.js';
-import { metricsRoutes } from '../src/server/api/metrics-routes.js';
-import type { ApiContext } from '../src/server/api/types.js';
+import { parseFilter } from '../src/api/params.js';
+import { handlers } from '../src/api/handlers.js';
+import type { ApiContext, ApiHandler } from '../src/api/types.js';
+import type { ApiName } from '../src/shared/api-routes.js';
 import { openStore } from '../src/store/index.js';
 import { metricsOf } from '../src/store/metrics/queries.js';
 import type { BatchRecord } from '../src/store/batch-record.js';
@@ -237,20 +238,10 @@ if (snap() !== before) {
   process.exitCode = 1;
 }
 
-const info = {
-  endpoint: '',
-  addresses: [],
-  port: 0,
-  dbPath: store.path,
-  startedMs: 0,
-  version: 'bench',
-};
-const route = (
-  key: keyof typeof metricsRoutes,
-  path: string,
-  params: Record<string, string> = {},
-) => {
+/** One operation, run as the API runs it (its own handler, the shared filter parser). */
+const route = (name: ApiName, path: string, params: Record<string, string> = {}) => {
   const query = new URL(path, 'http://x').searchParams;
+  const handler: ApiHandler = handlers[name];
   return () => {
     const ctx: ApiContext = {
       store,
@@ -258,9 +249,8 @@ const route = (
       params,
       body: undefined,
       filter: parseFilter(query, store),
-      server: info,
     };
-    return JSON.stringify(metricsRoutes[key]!(ctx)).length;
+    return JSON.stringify(handler(ctx)).length;
   };
 };
 const bare = db.prepare('SELECT tool_name, count(*) FROM calls GROUP BY tool_name');
@@ -286,61 +276,45 @@ const lastDay = new Date(
 ).toISOString();
 const weekAgo = new Date(START + (SPAN_DAYS - 7) * 86_400_000 + 123_456).toISOString();
 const cases: [string, () => unknown, boolean][] = [
-  ['summary (`GET /api/summary`, everything)', route('GET /api/summary', '/api/summary'), true],
+  ['summary (`GET /api/summary`, everything)', route('summary', '/api/summary'), true],
   [
     `one session's calls and chains (\`GET /api/sessions/:id\`, ${perSession} calls)`,
-    route('GET /api/sessions/:id', '/api/sessions/x', { id: session }),
+    route('session', '/api/sessions/x', { id: session }),
     true,
   ],
   [
     'sessions list page (`GET /api/sessions?limit=50`)',
-    route('GET /api/sessions', '/api/sessions?limit=50'),
+    route('sessions', '/api/sessions?limit=50'),
     true,
   ],
-  ['size histogram (`GET /api/sizes`)', route('GET /api/sizes', '/api/sizes'), true],
+  ['size histogram (`GET /api/sizes`)', route('sizes', '/api/sizes'), true],
   [
     'summary, last 24 h (two partial days)',
-    route('GET /api/summary', `/api/summary?from=${lastDay}`),
+    route('summary', `/api/summary?from=${lastDay}`),
     false,
   ],
   [
     'summary, last 7 days (partial-day edges)',
-    route('GET /api/summary', `/api/summary?from=${weekAgo}`),
+    route('summary', `/api/summary?from=${weekAgo}`),
     false,
   ],
-  ['summary, one tool', route('GET /api/summary', '/api/summary?tool=tool_03'), false],
-  [
-    'sessions list sorted by cost',
-    route('GET /api/sessions', '/api/sessions?limit=50&sort=cost'),
-    false,
-  ],
-  [
-    'sessions list, search',
-    route('GET /api/sessions', '/api/sessions?limit=50&q=00000000012'),
-    false,
-  ],
-  [
-    'tool page (`GET /api/tools/:name`)',
-    route('GET /api/tools/:name', '/api/tools/x', { name: 'tool_03' }),
-    false,
-  ],
-  ['chains page (`GET /api/chains`)', route('GET /api/chains', '/api/chains?limit=50'), false],
-  ['insights', route('GET /api/insights', '/api/insights'), false],
-  ['clients', route('GET /api/clients', '/api/clients'), false],
-  ['tool pairs', route('GET /api/pairs', '/api/pairs'), false],
-  [
-    'time series, 30 days by day',
-    route('GET /api/timeseries', '/api/timeseries?bucket=day'),
-    false,
-  ],
+  ['summary, one tool', route('summary', '/api/summary?tool=tool_03'), false],
+  ['sessions list sorted by cost', route('sessions', '/api/sessions?limit=50&sort=cost'), false],
+  ['sessions list, search', route('sessions', '/api/sessions?limit=50&q=00000000012'), false],
+  ['tool page (`GET /api/tools/:name`)', route('tool', '/api/tools/x', { name: 'tool_03' }), false],
+  ['chains page (`GET /api/chains`)', route('chains', '/api/chains?limit=50'), false],
+  ['insights', route('insights', '/api/insights'), false],
+  ['clients', route('clients', '/api/clients'), false],
+  ['tool pairs', route('pairs', '/api/pairs'), false],
+  ['time series, 30 days by day', route('timeseries', '/api/timeseries?bucket=day'), false],
   [
     'time series, 30 days by local day (tz=+120)',
-    route('GET /api/timeseries', '/api/timeseries?bucket=day&tz=120'),
+    route('timeseries', '/api/timeseries?bucket=day&tz=120'),
     false,
   ],
   [
     'time series, last 24 h by hour',
-    route('GET /api/timeseries', `/api/timeseries?bucket=hour&from=${lastDay}`),
+    route('timeseries', `/api/timeseries?bucket=hour&from=${lastDay}`),
     false,
   ],
 ];

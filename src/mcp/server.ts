@@ -1,15 +1,15 @@
 /**
  * `mcpulse-devtools mcp`: an MCP server over the telemetry database, so the coding assistant
  * helping an author build their MCP server can ask what went wrong in the last session. Every
- * answer comes from the dashboard's own API handlers over the database file (see
- * local-api.ts), so the assistant and the dashboard always agree.
+ * answer comes from the dashboard's own API handlers over the database file (`callApi`,
+ * src/api/call.ts), so the assistant and the dashboard always agree.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { argsHash, canonicalOrNull, UNHASHABLE } from '../canonical/node.js';
-import type { CallView, ChainView } from '../metrics/report.js';
-import type { RejectionRow, Store } from '../store/index.js';
-import { ApiError, apiGet, type Query } from './local-api.js';
+import type { Store } from '../store/index.js';
+import { ApiError, callApi } from '../api/call.js';
+import type { ApiParams } from '../shared/api-routes.js';
 import { asError, asText, callBrief, chainBrief } from './views.js';
 
 /** Opens the database on demand; throws an Error whose message the model can be shown. */
@@ -41,8 +41,8 @@ async function guarded(
 }
 
 /** The latest session in scope, for tools whose session is optional. */
-async function latestSession(store: Store, query: Query): Promise<string> {
-  const { sessions } = await apiGet<{ sessions: { id: string }[] }>(store, '/api/sessions', {
+async function latestSession(store: Store, query: ApiParams): Promise<string> {
+  const { sessions } = await callApi(store, 'sessions', {
     ...query,
     limit: 1,
     sort: 'last_seen',
@@ -91,7 +91,7 @@ export function createDataServer(stores: StoreProvider, version: string): McpSer
     },
     (a) =>
       guarded(stores, async (store) => {
-        const r = await apiGet<{ total: number; sessions: unknown[] }>(store, '/api/sessions', {
+        const r = await callApi(store, 'sessions', {
           ...a,
           limit: a.limit ?? 20,
         });
@@ -119,12 +119,7 @@ export function createDataServer(stores: StoreProvider, version: string): McpSer
     (a) =>
       guarded(stores, async (store) => {
         const id = a.session_id ?? (await latestSession(store, { project: a.project }));
-        const d = await apiGet<{
-          session: unknown;
-          startups: { client_name: string; tools: unknown[]; schema_bytes: number }[];
-          chains: ChainView[];
-          calls: CallView[];
-        }>(store, `/api/sessions/${encodeURIComponent(id)}`, { project: a.project });
+        const d = await callApi(store, 'session', { id, project: a.project });
         const limit = a.limit ?? 500;
         return {
           session: d.session,
@@ -155,12 +150,8 @@ export function createDataServer(stores: StoreProvider, version: string): McpSer
     },
     (a) =>
       guarded(stores, async (store) => {
-        const {
-          tools: _tools,
-          filter: _f,
-          ...totals
-        } = await apiGet<Record<string, unknown>>(store, '/api/summary', a);
-        const r = await apiGet<{ tools: unknown[]; insights: unknown[] }>(store, '/api/tools', a);
+        const { tools: _tools, filter: _f, ...totals } = await callApi(store, 'summary', a);
+        const r = await callApi(store, 'tools', a);
         return { totals, tools: r.tools, insights: r.insights };
       }),
   );
@@ -184,13 +175,7 @@ export function createDataServer(stores: StoreProvider, version: string): McpSer
     (a) =>
       guarded(stores, async (store) => {
         const { session_id, ...rest } = a;
-        const r = await apiGet<{
-          total: number;
-          resolved: number;
-          unresolved: number;
-          by_tool: unknown[];
-          chains: ChainView[];
-        }>(store, '/api/chains', {
+        const r = await callApi(store, 'chains', {
           ...rest,
           session: session_id,
           limit: a.limit ?? 20,
@@ -217,11 +202,10 @@ export function createDataServer(stores: StoreProvider, version: string): McpSer
     },
     (a) =>
       guarded(stores, async (store) => {
-        const { rejections } = await apiGet<{ rejections: RejectionRow[] }>(
-          store,
-          '/api/rejections',
-          { project: a.project, limit: a.limit ?? 20 },
-        );
+        const { rejections } = await callApi(store, 'rejections', {
+          project: a.project,
+          limit: a.limit ?? 20,
+        });
         return {
           rejections: rejections.map((r) => ({
             received_at: new Date(r.received_ms).toISOString(),

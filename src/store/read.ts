@@ -40,7 +40,7 @@ export function createReader(db: Database.Database) {
   const toolsOf = db.prepare<[number], { name: string; schema_bytes: number }>(
     'SELECT name, schema_bytes FROM startup_tools WHERE startup_id = ? ORDER BY position',
   );
-  const counts = db.prepare<[], Record<string, number>>(
+  const counts = db.prepare<[], TableCounts>(
     `SELECT (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM calls) AS calls,
             (SELECT count(*) FROM startups) AS startups, (SELECT count(*) FROM batches) AS batches,
             (SELECT count(*) FROM rejections) AS rejections`,
@@ -129,8 +129,14 @@ export function createReader(db: Database.Database) {
     },
 
     /** Row counts per table, for the status panel. */
-    counts: (): Record<string, number> => counts.get()!,
+    counts: (): TableCounts => counts.get()!,
   };
 }
 
 export type Reader = ReturnType<typeof createReader>;
+
+/** Row counts of the raw tables. */
+export type TableCounts = Record<
+  'projects' | 'calls' | 'startups' | 'batches' | 'rejections',
+  number
+>;

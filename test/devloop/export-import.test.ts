@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet } from '../../src/mcp/local-api.js';
+import { callApi } from '../../src/api/call.js';
 import { openStore, type CallRow, type Store } from '../../src/store/index.js';
 import { runCli, spawnCli, waitForOutput } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
@@ -53,28 +53,19 @@ const wire = (c: CallRow) => ({
 
 /** Every number the dashboard shows for a store, minus the echo of the filter. */
 async function numbers(store: Store, query: Record<string, string> = {}) {
-  const { filter: _f, ...summary } = await apiGet<Record<string, unknown>>(
-    store,
-    '/api/summary',
-    query,
-  );
-  const sessions = await apiGet<{ sessions: Record<string, unknown>[] }>(store, '/api/sessions', {
+  const { filter: _f, ...summary } = await callApi(store, 'summary', query);
+  const sessions = await callApi(store, 'sessions', {
     ...query,
     limit: 1000,
   });
-  const chains = await apiGet<Record<string, unknown>>(store, '/api/chains', {
+  const chains = await callApi(store, 'chains', {
     ...query,
     limit: 500,
   });
   return {
     summary,
     sessions: sessions.sessions.map(({ project_id: _p, ...s }) => s),
-    chains: (chains.chains as Record<string, unknown>[]).map((c) => [
-      c.session_id,
-      c.tool,
-      c.call_count,
-      c.resolved,
-    ]),
+    chains: chains.chains.map((c) => [c.session_id, c.tool, c.call_count, c.resolved]),
   };
 }
 
@@ -180,7 +171,7 @@ describe('export → import reproduces the same numbers', () => {
         'first_call_success',
         'outcomes',
         'latency',
-      ]) {
+      ] as const) {
         expect(summary[k]).toEqual(original[k]);
       }
       expect(summary).toMatchObject({

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet } from '../../src/mcp/local-api.js';
+import { callApi } from '../../src/api/call.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
@@ -23,7 +23,7 @@ describe('report: the summary straight from the database, and CI gates', () => {
       insights: unknown[];
       gates: unknown[];
     };
-    expect(body.summary).toEqual(await apiGet(t.store, '/api/summary'));
+    expect(body.summary).toEqual(await callApi(t.store, 'summary'));
     // The worked example of wire-format §4.
     expect(body.summary).toMatchObject({
       calls: 7,

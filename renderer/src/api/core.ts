@@ -1,15 +1,17 @@
-/** Paths of the core API, typed. Pages call useResource with these. */
+/** URLs of the core API, each tagged with its operation (api.ts). Pages call useApi with these. */
 import { apiQuery, type Filters } from '../app/filters';
+import { apiPath } from './api';
 
 export const corePaths = {
-  status: '/api/status',
-  projects: '/api/projects',
+  status: apiPath('status'),
+  spool: apiPath('spool'),
+  projects: apiPath('projects'),
   calls: (f: Filters, extra: { session?: string; limit?: number; order?: 'asc' | 'desc' } = {}) =>
-    `/api/calls${apiQuery(f, extra)}`,
+    apiPath('calls', apiQuery(f, extra)),
   startups: (f: Filters, extra: { session?: string; limit?: number } = {}) =>
-    `/api/startups${apiQuery({ project: f.project }, extra)}`,
+    apiPath('startups', apiQuery({ project: f.project }, extra)),
   batches: (f: Filters, limit = 200) =>
-    `/api/batches${apiQuery({ project: f.project }, { limit })}`,
+    apiPath('batches', apiQuery({ project: f.project }, { limit })),
   rejections: (f: Filters, limit = 200, batch?: number) =>
-    `/api/rejections${apiQuery({ project: f.project }, { limit, batch })}`,
+    apiPath('rejections', apiQuery({ project: f.project }, { limit, batch })),
 };

@@ -13,7 +13,8 @@ export class ApiFailure extends Error {
   }
 }
 
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+/** GETs JSON; the body is unknown until an operation's type is put on it (api.ts). */
+export async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(path, { signal, headers: { accept: 'application/json' } });
@@ -50,14 +51,15 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     }
     throw new ApiFailure(message, res.status, path);
   }
-  return body as T;
+  return body;
 }
 
-export async function sendJson<T>(
+/** Sends JSON; the answer is unknown until an operation's type is put on it (api.ts). */
+export async function sendJson(
   method: 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: unknown,
-): Promise<T> {
+): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -77,7 +79,7 @@ export async function sendJson<T>(
         : `HTTP ${res.status}`;
     throw new ApiFailure(message, res.status, path);
   }
-  return parsed as T;
+  return parsed;
 }
 
 export function describeError(error: unknown): string {

@@ -8,8 +8,9 @@
  * data: it updates {@link LiveSnapshot.spool} as it arrives, without a version bump.
  */
 import { useSyncExternalStore } from 'react';
-import type { Call, SpoolState } from './core-types';
-import { getJson } from './http';
+import type { Call, SpoolState } from './types';
+import { getApi } from './api';
+import { corePaths } from './core';
 
 const FLUSH_MS = 400;
 /**
@@ -147,7 +148,7 @@ class LiveHub {
     if (this.spoolFetching) return;
     this.spoolFetching = true;
     const seq = this.spoolSeq;
-    getJson<{ spool: SpoolState | null }>('/api/spool')
+    getApi(corePaths.spool)
       .then(({ spool }) => {
         // An event that arrived while this was in flight is newer.
         if (seq === this.spoolSeq) this.setSpool(spool);

@@ -1,5 +1,6 @@
-/** Paths of the metrics API, typed by metrics-types.ts. */
+/** URLs of the metrics API, each tagged with its operation (api.ts). Pages call useApi with these. */
 import { apiQuery, type Filters } from '../app/filters';
+import { apiPath } from './api';
 
 type Extra = Record<string, string | number | undefined>;
 
@@ -7,23 +8,22 @@ type Extra = Record<string, string | number | undefined>;
 const tz = (): number => -new Date().getTimezoneOffset();
 
 export const metricsPaths = {
-  summary: (f: Filters, extra: Extra = {}) => `/api/summary${apiQuery(f, extra)}`,
+  summary: (f: Filters, extra: Extra = {}) => apiPath('summary', apiQuery(f, extra)),
   timeseries: (f: Filters, extra: Extra = {}) =>
-    `/api/timeseries${apiQuery(f, { tz: tz(), ...extra })}`,
-  sessions: (f: Filters, extra: Extra = {}) => `/api/sessions${apiQuery(f, extra)}`,
-  session: (f: Filters, id: string) =>
-    `/api/sessions/${encodeURIComponent(id)}${apiQuery({ project: f.project })}`,
+    apiPath('timeseries', apiQuery(f, { tz: tz(), ...extra })),
+  sessions: (f: Filters, extra: Extra = {}) => apiPath('sessions', apiQuery(f, extra)),
+  session: (f: Filters, id: string) => apiPath('session', apiQuery({ project: f.project }), { id }),
   compare: (f: Filters, a: string, b: string) =>
-    `/api/compare${apiQuery({ project: f.project }, { a, b })}`,
-  chains: (f: Filters, extra: Extra = {}) => `/api/chains${apiQuery(f, extra)}`,
-  tools: (f: Filters) => `/api/tools${apiQuery(f)}`,
+    apiPath('compare', apiQuery({ project: f.project }, { a, b })),
+  chains: (f: Filters, extra: Extra = {}) => apiPath('chains', apiQuery(f, extra)),
+  tools: (f: Filters) => apiPath('tools', apiQuery(f)),
   tool: (f: Filters, name: string) =>
-    `/api/tools/${encodeURIComponent(name)}${apiQuery({ ...f, tool: undefined })}`,
-  sizes: (f: Filters) => `/api/sizes${apiQuery(f)}`,
-  insights: (f: Filters) => `/api/insights${apiQuery(f)}`,
-  clients: (f: Filters) => `/api/clients${apiQuery(f)}`,
-  pairs: (f: Filters) => `/api/pairs${apiQuery(f)}`,
+    apiPath('tool', apiQuery({ ...f, tool: undefined }), { name }),
+  sizes: (f: Filters) => apiPath('sizes', apiQuery(f)),
+  insights: (f: Filters) => apiPath('insights', apiQuery(f)),
+  clients: (f: Filters) => apiPath('clients', apiQuery(f)),
+  pairs: (f: Filters) => apiPath('pairs', apiQuery(f)),
   /** The calls behind a number: filters plus metric conditions (outcome, first_call_success, …). */
-  calls: (f: Filters, extra: Extra = {}) => `/api/metrics/calls${apiQuery(f, extra)}`,
-  pricing: '/api/settings/pricing',
+  calls: (f: Filters, extra: Extra = {}) => apiPath('metricsCalls', apiQuery(f, extra)),
+  pricing: apiPath('pricing'),
 };

@@ -1,5 +1,5 @@
 /** Small helpers over a session's calls and chains (the API already explains each call). */
-import type { CallView, Chain } from './metrics-types';
+import type { CallView, Chain } from './types';
 
 /** Chain membership by call id. */
 export function chainOfCall(chains: Chain[]): Map<number, Chain> {

@@ -1,59 +1,28 @@
 /**
  * Settings, admin and export: the routes that change data or hand out files. Writes go through
- * {@link sendJson}, so a 400 arrives as an ApiFailure carrying the server's sentence.
+ * `sendApi`, so a 400 arrives as an ApiFailure carrying the server's sentence.
  */
 import { apiQuery, type Filters } from '../app/filters';
-import { sendJson } from './http';
+import { apiPath, sendApi } from './api';
+import type { ClearResult, Pricing, Retention, RetentionSettings } from './types';
 
-export interface Pricing {
-  usd_per_million_tokens: number;
-  default_usd_per_million_tokens: number;
-}
-
-export interface RetentionSettings {
-  max_calls: number;
-  max_age_days: number;
-}
-
-export interface RetentionPass {
-  started_ms: number;
-  finished_ms: number;
-  settings: RetentionSettings;
-  deleted: { calls: number; startups: number; batches: number; rejections: number };
-  steps: number;
-  longest_step_ms: number;
-  forced_cuts: number;
-  error?: string;
-}
-
-export interface Retention extends RetentionSettings {
-  defaults: RetentionSettings;
-  bounds: Record<keyof RetentionSettings, { min: number; max: number }>;
-  last_pass: RetentionPass | null;
-}
-
-export interface ClearResult {
-  cleared: true;
-  at_ms: number;
-  deleted: { calls: number; startups: number; batches: number; rejections: number };
-}
+export type { ClearResult, Pricing, Retention, RetentionPass, RetentionSettings } from './types';
 
 /** The exact phrase `POST /api/admin/clear` wants in `confirm`. */
 export const CLEAR_PHRASE = 'delete all data';
 
 export const settingsPaths = {
-  pricing: '/api/settings/pricing',
-  retention: '/api/settings/retention',
+  pricing: apiPath('pricing'),
+  retention: apiPath('retention'),
 };
 
 export const savePricing = (usd: number): Promise<Pricing> =>
-  sendJson<Pricing>('PUT', settingsPaths.pricing, { usd_per_million_tokens: usd });
+  sendApi('setPricing', { usd_per_million_tokens: usd });
 
 export const saveRetention = (update: Partial<RetentionSettings>): Promise<Retention> =>
-  sendJson<Retention>('PUT', settingsPaths.retention, update);
+  sendApi('setRetention', update);
 
-export const clearAllData = (): Promise<ClearResult> =>
-  sendJson<ClearResult>('POST', '/api/admin/clear', { confirm: CLEAR_PHRASE });
+export const clearAllData = (): Promise<ClearResult> => sendApi('clear', { confirm: CLEAR_PHRASE });
 
 export type ExportFormat = 'jsonl' | 'csv' | 'md';
 

@@ -4,9 +4,9 @@
  */
 import { createContext, useContext, type ReactNode } from 'react';
 import { corePaths } from '../api/core';
-import type { Project, Status } from '../api/core-types';
+import type { Project, Status } from '../api/types';
 import { useSpool } from '../api/live';
-import { useResource } from '../hooks/useResource';
+import { useApi } from '../api/api';
 
 interface AppData {
   status: Status | undefined;
@@ -27,8 +27,8 @@ const Ctx = createContext<AppData>({
 });
 
 export function AppDataProvider({ children }: { children: ReactNode }) {
-  const status = useResource<Status>(corePaths.status);
-  const projects = useResource<{ projects: Project[] }>(corePaths.projects);
+  const status = useApi(corePaths.status);
+  const projects = useApi(corePaths.projects);
   const spool = useSpool() ?? status.data?.spool;
   const counts = status.data?.counts;
   const spooled = (spool?.pendingRequests ?? 0) > 0;

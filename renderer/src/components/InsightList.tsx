@@ -1,5 +1,5 @@
 /** Insights with the hosted thresholds, most severe first; each links to the tool it is about. */
-import type { Insight } from '../api/metrics-types';
+import type { Insight } from '../api/types';
 import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
 import './insights.css';

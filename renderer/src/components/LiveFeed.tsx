@@ -3,10 +3,10 @@
  * this renders at most a few times a second and never more than {@link ROWS} rows.
  */
 import { useMemo } from 'react';
-import { outcomeKey, OUTCOME_LABEL, type Call } from '../api/core-types';
+import { outcomeKey, OUTCOME_LABEL, type Call } from '../api/types';
 import { metricsPaths } from '../api/metrics';
-import type { CallPage } from '../api/metrics-types';
-import { useResource } from '../hooks/useResource';
+
+import { useApi } from '../api/api';
 import { useLive } from '../api/live';
 import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
@@ -25,7 +25,7 @@ export function LiveFeed() {
     ? (projects.find((p) => p.key_prefix === filters.project)?.id ?? -1)
     : undefined;
   // The newest calls already stored fill the feed on open; the stream prepends what arrives.
-  const recent = useResource<CallPage>(metricsPaths.calls(filters, { limit: ROWS }), {
+  const recent = useApi(metricsPaths.calls(filters, { limit: ROWS }), {
     live: false,
   });
   const { list: rows, liveIds } = useMemo(() => {

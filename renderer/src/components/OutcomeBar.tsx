@@ -1,5 +1,5 @@
 /** The five outcomes as one stacked bar with a legend; each count links to its calls. */
-import { OUTCOME_KEYS, OUTCOME_LABEL, type OutcomeKey } from '../api/core-types';
+import { OUTCOME_KEYS, OUTCOME_LABEL, type OutcomeKey } from '../api/types';
 import { Link } from '../app/router';
 import { fmtInt, fmtPct } from '../lib/format';
 import './outcome-bar.css';

@@ -4,14 +4,17 @@
  * just the visible pages, throttled, so 10,000 rows and 200 calls/s stay cheap.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError, getJson } from '../api/http';
+import type { ApiName } from '../../../src/shared/api-routes';
+import { getApi, withQuery, type ApiPath } from '../api/api';
+import { describeError } from '../api/http';
+import type { Api } from '../api/types';
 import { onLiveBump } from '../api/live';
 
 export const PAGE_SIZE = 500;
 const LIVE_GAP_MS = 1000;
 
-interface PagedState<T> {
-  base: string;
+interface PagedState<P, T> {
+  base: P;
   total: number | null;
   pages: Map<number, T[]>;
   error: string | undefined;
@@ -29,11 +32,11 @@ export interface PagedList<T> {
  * `base` is the list URL with its query (without limit/offset); `rowsOf` picks the rows and
  * total out of a page's JSON.
  */
-export function usePagedList<T, R>(
-  base: string,
-  rowsOf: (body: R) => { rows: T[]; total: number },
+export function usePagedList<K extends ApiName, T>(
+  base: ApiPath<K>,
+  rowsOf: (body: Api[K]) => { rows: T[]; total: number },
 ): PagedList<T> {
-  const [state, setState] = useState<PagedState<T>>({
+  const [state, setState] = useState<PagedState<ApiPath<K>, T>>({
     base,
     total: null,
     pages: new Map(),
@@ -45,12 +48,11 @@ export function usePagedList<T, R>(
   const rowsOfRef = useRef(rowsOf);
   rowsOfRef.current = rowsOf;
 
-  const fetchPage = useCallback((b: string, page: number) => {
+  const fetchPage = useCallback((b: ApiPath<K>, page: number) => {
     const key = `${b}#${page}`;
     if (inflight.current.has(key)) return;
     inflight.current.add(key);
-    const sep = b.includes('?') ? '&' : '?';
-    getJson<R>(`${b}${sep}limit=${PAGE_SIZE}&offset=${page * PAGE_SIZE}`)
+    getApi(withQuery(b, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }))
       .then((body) => {
         const { rows, total } = rowsOfRef.current(body);
         setState((s) => {

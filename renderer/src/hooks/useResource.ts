@@ -5,7 +5,7 @@
  * events costs this view at most a request or two per second.
  */
 import { startTransition, useEffect, useRef, useState } from 'react';
-import { describeError, getJson } from '../api/http';
+import { describeError } from '../api/http';
 import { onLiveBump } from '../api/live';
 
 export interface Resource<T> {
@@ -17,8 +17,8 @@ export interface Resource<T> {
 /** Minimum gap between two live-triggered refetches of the same view. */
 const LIVE_MIN_GAP_MS = 1000;
 
-interface Control {
-  path: string | null;
+interface Control<P> {
+  path: P | null;
   seq: number;
   applied: number;
   inFlight: boolean;
@@ -31,13 +31,23 @@ interface Control {
   schedule?: () => void;
 }
 
-export function useResource<T>(path: string | null, { live = true } = {}): Resource<T> {
+/**
+ * Keeps `fetcher(path)` fresh. Pages use `useApi` (api/api.ts), which fetches an operation's
+ * URL and types the answer from the server's handler map.
+ */
+export function useResource<P extends string, T>(
+  path: P | null,
+  fetcher: (path: P) => Promise<T>,
+  { live = true } = {},
+): Resource<T> {
+  const fetcherRef = useRef(fetcher);
+  fetcherRef.current = fetcher;
   const [state, setState] = useState<Resource<T>>({
     data: undefined,
     error: undefined,
     loading: path !== null,
   });
-  const ctl = useRef<Control>({
+  const ctl = useRef<Control<P>>({
     path: null,
     seq: 0,
     applied: 0,
@@ -49,12 +59,13 @@ export function useResource<T>(path: string | null, { live = true } = {}): Resou
 
   useEffect(() => {
     const c = ctl.current;
-    const fetchNow = (p: string): void => {
+    const fetchNow = (p: P): void => {
       const seq = ++c.seq;
       c.inFlight = true;
       c.last = Date.now();
       const fresh = (): boolean => c.path === p && seq > c.applied;
-      getJson<T>(p)
+      fetcherRef
+        .current(p)
         .then((data) => {
           if (!fresh()) return;
           c.applied = seq;

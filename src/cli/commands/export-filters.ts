@@ -4,8 +4,8 @@
  * the server's own parser.
  */
 import { existsSync } from 'node:fs';
-import { parseFilter } from '../../server/api/router.js';
-import { ApiError } from '../../server/api/types.js';
+import { parseFilter } from '../../api/params.js';
+import { ApiError } from '../../api/types.js';
 import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../shared/rows.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';

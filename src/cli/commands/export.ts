@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { EXPORT_FORMATS, exportBody, type ExportFormat } from '../../server/api/export-files.js';
+import { EXPORT_FORMATS, exportBody, type ExportFormat } from '../../api/export-files.js';
 import type { ExportCounts } from '../../store/export-jsonl.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type Command } from '../io.js';

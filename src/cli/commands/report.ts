@@ -1,4 +1,4 @@
-import { loadSummary, summaryMarkdown } from '../../server/api/export-summary.js';
+import { loadSummary, summaryMarkdown } from '../../api/export-summary.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type Command } from '../io.js';
 import { DatabaseOpenError } from '../open-db.js';

@@ -18,7 +18,7 @@ import { toolQueries } from './queries/tools.js';
 export { CALL_COLUMNS, type FactRow } from './queries/call-rows.js';
 export type { ChainRow } from './queries/chains.js';
 export type { Percentiles } from './queries/exact-percentiles.js';
-export type { SessionRow, SessionSort } from './queries/sessions.js';
+export type { SessionRow } from './queries/sessions.js';
 export type { RegisteredTool } from './queries/tools.js';
 
 /** Builds the metrics queries for one connection. */

@@ -5,8 +5,14 @@
 import { resetDerivedWatermark } from '../derived-queue.js';
 import type { Store } from '../index.js';
 
-/** Rows removed by {@link clearAll}, by table. */
-export type ClearReport = Record<string, number>;
+/** Rows removed by {@link clearAll}, by table (every table but `settings`, the raw ones named). */
+export interface ClearReport {
+  calls: number;
+  startups: number;
+  batches: number;
+  rejections: number;
+  [table: string]: number;
+}
 
 /**
  * Deletes every row of every table except `settings`, atomically. Triggers on those tables
@@ -27,7 +33,7 @@ export function clearAll(store: Store): ClearReport {
       "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger'",
     )
     .all();
-  const report: ClearReport = {};
+  const report: Record<string, number> = {};
   db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {
@@ -50,5 +56,7 @@ export function clearAll(store: Store): ClearReport {
   } catch {
     // Compaction is a nicety: the rows are gone either way, and freed pages are reused.
   }
-  return report;
+  // The raw tables always exist; naming them gives callers their counts as numbers.
+  const { calls = 0, startups = 0, batches = 0, rejections = 0 } = report;
+  return { ...report, calls, startups, batches, rejections };
 }

@@ -1,7 +1,7 @@
 /** Calls per time bucket (a minute, an hour or a day, as the server chose), stacked by outcome. */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/core-types';
-import type { TimePoint } from '../../api/metrics-types';
+import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/types';
+import type { TimePoint } from '../../api/types';
 import { AXIS, COUNT_AXIS, GRID, OUTCOME_FILL, TOOLTIP } from './chart-theme';
 
 const DAY_MS = 86_400_000;

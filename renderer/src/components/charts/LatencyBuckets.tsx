@@ -1,6 +1,6 @@
 /** The hosted four latency buckets as bars, with exact percentiles beside them. */
 import { Bar, BarChart, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { LatencySummary } from '../../api/metrics-types';
+import type { LatencySummary } from '../../api/types';
 import { fmtMs } from '../../lib/format';
 import { AXIS, COUNT_AXIS, TOOLTIP } from './chart-theme';
 import './charts.css';

@@ -1,6 +1,6 @@
 /** A log-scale size histogram (1-2-5 buckets from the metrics engine) as bars. */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { SizeBucketCount } from '../../api/metrics-types';
+import type { SizeBucketCount } from '../../api/types';
 import { fmtInt, fmtTokens } from '../../lib/format';
 import { AXIS, COUNT_AXIS, GRID, TOOLTIP } from './chart-theme';
 

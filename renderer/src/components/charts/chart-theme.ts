@@ -2,7 +2,7 @@
  * Colours for recharts. SVG presentation attributes accept CSS variables, so the charts follow
  * the theme without reading computed styles.
  */
-import type { OutcomeKey } from '../../api/core-types';
+import type { OutcomeKey } from '../../api/types';
 import { fmtAxisCount } from '../../lib/format';
 
 export const OUTCOME_FILL: Record<OutcomeKey, string> = {

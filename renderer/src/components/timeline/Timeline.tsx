@@ -4,8 +4,8 @@
  * between consecutive calls (retry / repeat / unknown). Drag across the axis to zoom in.
  */
 import { useMemo, useRef, useState, type MouseEvent } from 'react';
-import { OUTCOME_LABEL } from '../../api/core-types';
-import type { Chain, CallView } from '../../api/metrics-types';
+import { OUTCOME_LABEL } from '../../api/types';
+import type { Chain, CallView } from '../../api/types';
 import { fmtMs, fmtTimeMs } from '../../lib/format';
 import { Name } from '../Name';
 import { relLabel, ticks } from './scale';

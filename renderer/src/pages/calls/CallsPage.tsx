@@ -4,16 +4,16 @@
  * `retried`, `latency`, `chain`, `session`), newest first, a page at a time.
  */
 import { useCallback, useMemo, useState } from 'react';
-import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/core-types';
-import { describeError, getJson } from '../../api/http';
+import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/types';
+import { describeError } from '../../api/http';
 import { metricsPaths } from '../../api/metrics';
-import type { CallPage, CallView } from '../../api/metrics-types';
+import type { CallView } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { useAppData } from '../../app/status';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { useResource } from '../../hooks/useResource';
+import { getApi, useApi, withQuery } from '../../api/api';
 import { fmtInt } from '../../lib/format';
 import { CallsTable } from './CallsTable';
 import './calls.css';
@@ -43,7 +43,7 @@ export function CallsPage() {
   const cond: Record<string, string | undefined> = {};
   for (const k of CONDITIONS) cond[k] = loc.params.get(k) ?? undefined;
   const path = metricsPaths.calls(filters, { ...cond, limit: 200 });
-  const first = useResource<CallPage>(path);
+  const first = useApi(path);
   const [more, setMore] = useState<{
     path: string;
     calls: CallView[];
@@ -64,7 +64,7 @@ export function CallsPage() {
 
   const loadMore = (): void => {
     if (!cursor) return;
-    getJson<CallPage>(`${path}&cursor=${encodeURIComponent(cursor)}`)
+    getApi(withQuery(path, { cursor }))
       .then((p) => setMore({ path, calls: [...extra.calls, ...p.calls], cursor: p.next_cursor }))
       .catch((e: unknown) => setMore({ ...extra, error: describeError(e) }));
   };

@@ -1,6 +1,6 @@
 /** The calls table: one row per call with its outcome and first-call verdict. */
-import { OUTCOME_LABEL } from '../../api/core-types';
-import type { CallView } from '../../api/metrics-types';
+import { OUTCOME_LABEL } from '../../api/types';
+import type { CallView } from '../../api/types';
 import { reasonText } from '../../api/session-facts';
 import { Name } from '../../components/Name';
 import { fmtDateTime, fmtMs, fmtTimeMs, fmtUnits } from '../../lib/format';

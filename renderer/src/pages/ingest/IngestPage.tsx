@@ -4,14 +4,14 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import { corePaths } from '../../api/core';
-import type { Batch, Rejection } from '../../api/core-types';
+import type { Rejection } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { useAppData } from '../../app/status';
 import { Name } from '../../components/Name';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { fmtAgo, fmtDateTime, fmtInt, fmtUnits, plural } from '../../lib/format';
 import './ingest.css';
 
@@ -19,10 +19,8 @@ export function IngestPage() {
   const { filters } = useFilters();
   const { hasData } = useAppData();
   const [batchId, setBatchId] = useState<number | undefined>();
-  const batches = useResource<{ batches: Batch[] }>(corePaths.batches(filters, 500));
-  const rejections = useResource<{ rejections: Rejection[] }>(
-    corePaths.rejections(filters, 500, batchId),
-  );
+  const batches = useApi(corePaths.batches(filters, 500));
+  const rejections = useApi(corePaths.rejections(filters, 500, batchId));
   const rows = useMemo(() => batches.data?.batches ?? [], [batches.data]);
   const open = useCallback((i: number) => setBatchId(rows[i]?.id), [rows]);
   const [selected, setSelected] = useListNav(rows.length, open);

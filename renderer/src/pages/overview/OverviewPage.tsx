@@ -2,7 +2,7 @@
  * Overview: the four headline numbers with trends, calls over time, outcomes, latency,
  * insights, clients, tool pairs and the live feed. Every number links to the calls behind it.
  */
-import type { ClientRow, Insight, Pair, Summary, Timeseries } from '../../api/metrics-types';
+
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { navigate } from '../../app/router';
@@ -15,7 +15,7 @@ import { OutcomeBar } from '../../components/OutcomeBar';
 import { Panel } from '../../components/Panel';
 import { StatCard } from '../../components/StatCard';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { ClientsTable, PairsList } from './OverviewTables';
 import './overview.css';
@@ -31,11 +31,11 @@ const P95_BUCKET_KEY: Record<string, string> = {
 export function OverviewPage() {
   const { filters, link } = useFilters();
   const { hasData } = useAppData();
-  const summary = useResource<Summary>(metricsPaths.summary(filters));
-  const series = useResource<Timeseries>(metricsPaths.timeseries(filters));
-  const insights = useResource<{ insights: Insight[] }>(metricsPaths.insights(filters));
-  const clients = useResource<{ clients: ClientRow[] }>(metricsPaths.clients(filters));
-  const pairs = useResource<{ pairs: Pair[] }>(metricsPaths.pairs(filters));
+  const summary = useApi(metricsPaths.summary(filters));
+  const series = useApi(metricsPaths.timeseries(filters));
+  const insights = useApi(metricsPaths.insights(filters));
+  const clients = useApi(metricsPaths.clients(filters));
+  const pairs = useApi(metricsPaths.pairs(filters));
 
   if (hasData === false) return <NoDataYet />;
   if (summary.error && !summary.data) return <ErrorState message={summary.error} />;

@@ -1,5 +1,5 @@
 /** The small tables of the overview: clients and tool pairs. */
-import type { ClientRow, Pair } from '../../api/metrics-types';
+import type { ClientRow, Pair } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { Name } from '../../components/Name';

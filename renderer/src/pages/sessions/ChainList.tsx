@@ -1,7 +1,7 @@
 /** Retry chains spelled out: each call as a pill, joined by its link (retry / repeat / unknown). */
 import { Fragment } from 'react';
-import { OUTCOME_LABEL } from '../../api/core-types';
-import type { Chain, CallView } from '../../api/metrics-types';
+import { OUTCOME_LABEL } from '../../api/types';
+import type { Chain, CallView } from '../../api/types';
 import { Name } from '../../components/Name';
 import { fmtMs } from '../../lib/format';
 

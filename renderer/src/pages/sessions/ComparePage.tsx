@@ -3,9 +3,9 @@
  * with the difference, and both timelines on one scale and one set of lanes.
  */
 import { useMemo } from 'react';
-import { OUTCOME_KEYS, type OutcomeKey } from '../../api/core-types';
+import { OUTCOME_KEYS, type OutcomeKey } from '../../api/types';
 import { metricsPaths } from '../../api/metrics';
-import type { CompareResult, SessionDetail } from '../../api/metrics-types';
+import type { SessionDetail } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { Link, useLocation } from '../../app/router';
 import { Name } from '../../components/Name';
@@ -14,7 +14,7 @@ import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
 import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { useSession } from './useSession';
 import './compare.css';
 
@@ -25,9 +25,7 @@ export function ComparePage() {
   const idB = loc.params.get('b');
   const a = useSession(filters, idA);
   const b = useSession(filters, idB);
-  const cmp = useResource<CompareResult>(
-    idA && idB ? metricsPaths.compare(filters, idA, idB) : null,
-  );
+  const cmp = useApi(idA && idB ? metricsPaths.compare(filters, idA, idB) : null);
   const lanes = useMemo(
     () => [
       ...new Set([...(a.data?.calls ?? []), ...(b.data?.calls ?? [])].map((c) => c.tool_name)),

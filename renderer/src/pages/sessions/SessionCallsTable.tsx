@@ -1,7 +1,7 @@
 /** A session's calls in order, each with its verdict: first-call success or not, and why. */
 import { useEffect, useMemo } from 'react';
-import { OUTCOME_LABEL } from '../../api/core-types';
-import type { Chain, CallView } from '../../api/metrics-types';
+import { OUTCOME_LABEL } from '../../api/types';
+import type { Chain, CallView } from '../../api/types';
 import { chainOfCall, isUnhashable, reasonText } from '../../api/session-facts';
 import { Name } from '../../components/Name';
 import { fmtMs, fmtUnits } from '../../lib/format';

@@ -1,6 +1,6 @@
 /** One row of the virtualized sessions list (a placeholder while its page loads). */
 import { memo } from 'react';
-import type { SessionSort, SessionView } from '../../api/metrics-types';
+import type { SessionSort, SessionView } from '../../api/types';
 import { Name } from '../../components/Name';
 import { OutcomeBar } from '../../components/OutcomeBar';
 import { fmtAgo, fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';

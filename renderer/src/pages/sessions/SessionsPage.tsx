@@ -6,7 +6,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { metricsPaths } from '../../api/metrics';
-import type { SessionPage, SessionSort, SessionView } from '../../api/metrics-types';
+import type { SessionPage, SessionSort } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { useAppData } from '../../app/status';
@@ -27,7 +27,7 @@ export function SessionsPage() {
   const q = loc.params.get('q') ?? '';
   const sortKey = (loc.params.get('sort')?.replace(/^-/, '') || 'last_seen') as SessionSort;
   const order = loc.params.get('sort')?.startsWith('-') === false ? 'asc' : 'desc';
-  const list = usePagedList<SessionView, SessionPage>(
+  const list = usePagedList(
     metricsPaths.sessions(filters, { q: q.trim() || undefined, sort: sortKey, order }),
     rowsOf,
   );

@@ -6,7 +6,7 @@ import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { Field } from './Field';
 import { parseAmount, typed } from './parse';
 
@@ -15,7 +15,7 @@ const price = (usd: number): string => `$${typed(usd)}`;
 
 export function PricingSettings() {
   const { link } = useFilters();
-  const res = useResource<Pricing>(settingsPaths.pricing, { live: false });
+  const res = useApi(settingsPaths.pricing, { live: false });
   const [saved, setSaved] = useState<Pricing>();
   const [draft, setDraft] = useState<string>();
   const [error, setError] = useState<string>();

@@ -3,7 +3,7 @@
  * deletes whole sessions (or whole quiet-gap runs) past either cap; the last one is shown.
  */
 import { useState, type FormEvent } from 'react';
-import { ApiFailure, describeError, getJson } from '../../api/http';
+import { ApiFailure, describeError } from '../../api/http';
 import {
   fieldMessage,
   saveRetention,
@@ -15,7 +15,7 @@ import {
 import { useAppData } from '../../app/status';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
-import { useResource } from '../../hooks/useResource';
+import { getApi, useApi } from '../../api/api';
 import { fmtAgo, fmtDateTime, fmtInt, fmtMs, plural } from '../../lib/format';
 import { Field } from './Field';
 import { parseAmount, typed } from './parse';
@@ -25,7 +25,7 @@ const KEYS: Key[] = ['max_calls', 'max_age_days'];
 
 export function RetentionSettings() {
   const { status } = useAppData();
-  const res = useResource<Retention>(settingsPaths.retention);
+  const res = useApi(settingsPaths.retention);
   const [saved, setSaved] = useState<Retention>();
   const [draft, setDraft] = useState<Partial<Record<Key, string>>>({});
   const [errors, setErrors] = useState<Partial<Record<Key | 'form', string>>>({});
@@ -143,7 +143,7 @@ async function passAfter(since: number): Promise<Retention | undefined> {
   for (let i = 0; i < 12; i++) {
     await new Promise((r) => setTimeout(r, 500));
     try {
-      const r = await getJson<Retention>(settingsPaths.retention);
+      const r = await getApi(settingsPaths.retention);
       if (r.last_pass && r.last_pass.finished_ms >= since) return r;
     } catch {
       return undefined;

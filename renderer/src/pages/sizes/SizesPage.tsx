@@ -3,7 +3,7 @@
  * units as SDKs measure them; tokens ≈ units ÷ 4; cost at the configured price per million.
  */
 import { useMemo } from 'react';
-import type { SizesReport } from '../../api/metrics-types';
+import type { SizesReport } from '../../api/types';
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
@@ -20,7 +20,7 @@ import {
 } from '../../components/SortableTable';
 import { StatCard } from '../../components/StatCard';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { fmtInt, fmtTokens, fmtUnits, fmtUsd } from '../../lib/format';
 import { HEAVY_PAYLOAD_UNITS } from '../../lib/thresholds';
 import '../../components/charts/charts.css';
@@ -90,7 +90,7 @@ export function SizesPage() {
   const loc = useLocation();
   const { filters, link } = useFilters();
   const { hasData } = useAppData();
-  const res = useResource<SizesReport>(metricsPaths.sizes(filters));
+  const res = useApi(metricsPaths.sizes(filters));
   const sort = parseSort(loc.params.get('sort'), { key: 'total', dir: 'desc' });
   const onSort = (s: SortState): void =>
     navigate(hrefOf('/sizes', withParams(loc.params, { sort: sortParam(s) })), { replace: true });

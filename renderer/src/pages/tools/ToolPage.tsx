@@ -2,7 +2,7 @@
  * One tool: its numbers and badges, outcome mix, latency and response-size distributions, its
  * retry chains (each linking to its session) and the tools called right before and after it.
  */
-import type { ToolDetail } from '../../api/metrics-types';
+
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { Link, navigate, useLocation } from '../../app/router';
@@ -13,7 +13,7 @@ import { OutcomeBar } from '../../components/OutcomeBar';
 import { Fact } from '../../components/Fact';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUnits } from '../../lib/format';
 import { ToolBadges } from './tool-badges';
 import './tool.css';
@@ -22,7 +22,7 @@ export function ToolPage() {
   const loc = useLocation();
   const { filters, link } = useFilters();
   const name = loc.params.get('name');
-  const res = useResource<ToolDetail>(name !== null ? metricsPaths.tool(filters, name) : null);
+  const res = useApi(name !== null ? metricsPaths.tool(filters, name) : null);
   if (name === null) return <ErrorState message="No tool given. Pick one on the Tools page." />;
   if (res.error && !res.data) return <ErrorState message={res.error} />;
   if (!res.data) return <Loading rows={10} />;

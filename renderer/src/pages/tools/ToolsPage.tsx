@@ -3,7 +3,7 @@
  * without being registered. Searchable (`/`), sortable, `j`/`k`/Enter.
  */
 import { useCallback, useMemo } from 'react';
-import type { Summary, ToolSummary } from '../../api/metrics-types';
+import type { ToolSummary } from '../../api/types';
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
@@ -19,7 +19,7 @@ import {
 } from '../../components/SortableTable';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { useResource } from '../../hooks/useResource';
+import { useApi } from '../../api/api';
 import { fmtInt, fmtMs, fmtPct, fmtUnits } from '../../lib/format';
 import { ToolBadges } from './tool-badges';
 import './tools.css';
@@ -51,7 +51,7 @@ export function ToolsPage() {
   const { filters, link } = useFilters();
   const { hasData } = useAppData();
   // A tool filter would hide every other tool from a table of tools: the table ignores it.
-  const summary = useResource<Summary>(metricsPaths.summary({ ...filters, tool: undefined }));
+  const summary = useApi(metricsPaths.summary({ ...filters, tool: undefined }));
   const q = loc.params.get('q') ?? '';
   const sort = parseSort(loc.params.get('sort'), { key: 'calls', dir: 'desc' });
   const setParams = (changes: Record<string, string | null>): void =>

@@ -1,5 +1,5 @@
 /** A tool's status badges, exactly as the metrics engine assigns them (hosted thresholds). */
-import type { ToolSummary } from '../../api/metrics-types';
+import type { ToolSummary } from '../../api/types';
 
 type Badge = ToolSummary['badges'][number];
 

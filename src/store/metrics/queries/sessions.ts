@@ -1,4 +1,5 @@
 /** Session queries: the sessions list, which project holds a session, its calls and startups. */
+import type { SessionSort } from '../../../shared/session-sorts.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, OC_SQL } from '../sql.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
@@ -29,19 +30,6 @@ export interface SessionRow {
   slow: number;
   schema_bytes: number | null;
 }
-
-/** A sessions-list sort key. */
-export type SessionSort =
-  | 'last_seen'
-  | 'first_seen'
-  | 'duration'
-  | 'calls'
-  | 'first_call_success'
-  | 'retries'
-  | 'chains'
-  | 'errors'
-  | 'units'
-  | 'cost';
 
 const SESSION_SORT_SQL: Record<SessionSort, string> = {
   last_seen: 'last_ms',

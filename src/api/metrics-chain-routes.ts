@@ -1,12 +1,12 @@
 /** Retry chain routes. */
-import { chainViews } from '../../metrics/report.js';
-import { metricsOf } from '../../store/metrics/queries.js';
-import { intParam } from './router.js';
+import { chainViews } from '../metrics/report.js';
+import { metricsOf } from '../store/metrics/queries.js';
+import { intParam } from './params.js';
 import { bool, echo, limitOf } from './metrics-params.js';
 import type { RouteMap } from './types.js';
 
 /** `/api/chains`. */
-export const metricsChainRoutes: RouteMap = {
+export const metricsChainRoutes = {
   'GET /api/chains': ({ store, filter, query }) => {
     const m = metricsOf(store);
     const limit = limitOf(query, 50, 500);
@@ -26,4 +26,4 @@ export const metricsChainRoutes: RouteMap = {
       filter: echo(filter),
     };
   },
-};
+} satisfies RouteMap;

@@ -1,21 +1,21 @@
 /** Tool routes: the tools table, one tool's page, and tool pairs. */
-import { firstCallSuccessOf, groupStats, rate } from '../../metrics/aggregate.js';
+import { firstCallSuccessOf, groupStats, rate } from '../metrics/aggregate.js';
 import {
   buildToolSummaries,
   chainViews,
   insightsOf,
   logHistogramOfCounts,
   sizeHistogramOf,
-} from '../../metrics/report.js';
-import { costUsd, tokensOf } from '../../metrics/sizes.js';
-import { metricsOf } from '../../store/metrics/queries.js';
-import type { CallFilter } from '../../shared/rows.js';
+} from '../metrics/report.js';
+import { costUsd, tokensOf } from '../metrics/sizes.js';
+import { metricsOf } from '../store/metrics/queries.js';
+import type { CallFilter } from '../shared/rows.js';
 import { echo, limitOf, price } from './metrics-params.js';
 import { summaryOf } from './metrics-summary-routes.js';
 import { ApiError, type RouteMap } from './types.js';
 
 /** `/api/tools`, `/api/tools/:name`, `/api/pairs`. */
-export const metricsToolRoutes: RouteMap = {
+export const metricsToolRoutes = {
   'GET /api/tools': ({ store, filter }) => {
     const m = metricsOf(store);
     const { summary, stats } = summaryOf(m, filter);
@@ -113,4 +113,4 @@ export const metricsToolRoutes: RouteMap = {
       .map(([from, to, count]) => ({ from, to, count, share: rate(count, total) }));
     return { total, distinct: merged.size, pairs, filter: echo(filter) };
   },
-};
+} satisfies RouteMap;

@@ -14,7 +14,7 @@ import { metricsToolRoutes } from './metrics-tool-routes.js';
 import type { RouteMap } from './types.js';
 
 /** Every metrics route. */
-export const metricsRoutes: RouteMap = {
+export const metricsRoutes = {
   ...metricsSummaryRoutes,
   ...metricsToolRoutes,
   ...metricsSessionRoutes,
@@ -23,4 +23,4 @@ export const metricsRoutes: RouteMap = {
   ...metricsSizeRoutes,
   ...metricsCallRoutes,
   ...metricsSettingsRoutes,
-};
+} satisfies RouteMap;

@@ -1,16 +1,15 @@
 import { ApiError, type RouteMap } from './types.js';
-import { intParam } from './router.js';
+import { intParam } from './params.js';
 
 /**
  * The raw-data routes: what was stored, exactly as it was sent, plus the listener's state.
  * Metrics live in metrics-routes.ts.
  */
-export const coreRoutes: RouteMap = {
-  'GET /api/status': ({ store, server, spool }) => ({
-    ...server,
-    counts: store.read.counts(),
-    spool: spool?.() ?? null,
-  }),
+export const coreRoutes = {
+  'GET /api/status': ({ store, server, spool }) => {
+    if (!server) throw new ApiError(404, 'status describes a running server; there is none here');
+    return { ...server, counts: store.read.counts(), spool: spool?.() ?? null };
+  },
 
   // The spool's backlog as it stands — this route alone does not wait for it to be applied.
   'GET /api/spool': ({ spool }) => ({ spool: spool?.() ?? null }),
@@ -50,4 +49,4 @@ export const coreRoutes: RouteMap = {
       { limit: intParam(query, 'limit'), before: intParam(query, 'before') },
     ),
   }),
-};
+} satisfies RouteMap;

@@ -1,21 +1,21 @@
 /** Time series route: gap-filled minute, hour or day buckets aligned to the viewer's offset. */
-import { emptyStats, firstCallSuccessOf, type Stats } from '../../metrics/aggregate.js';
-import { OUTCOME_CLASSES } from '../../shared/outcomes.js';
+import { emptyStats, firstCallSuccessOf, type Stats } from '../metrics/aggregate.js';
+import { OUTCOME_CLASSES } from '../shared/outcomes.js';
 import {
   HOUR_BUCKETS_UP_TO_MS,
   MAX_BUCKETS,
   MAX_MINUTE_BUCKETS,
   MINUTE_BUCKETS_BELOW_MS,
-} from '../../metrics/constants.js';
-import { LINK } from '../../metrics/links.js';
-import { costUsd } from '../../metrics/sizes.js';
-import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../../metrics/time.js';
-import { metricsOf } from '../../store/metrics/queries.js';
+} from '../metrics/constants.js';
+import { LINK } from '../metrics/links.js';
+import { costUsd } from '../metrics/sizes.js';
+import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../metrics/time.js';
+import { metricsOf } from '../store/metrics/queries.js';
 import { echo, iso, oneOf, price } from './metrics-params.js';
 import { ApiError, type RouteMap } from './types.js';
 
 /** `/api/timeseries`. */
-export const metricsTimeseriesRoutes: RouteMap = {
+export const metricsTimeseriesRoutes = {
   'GET /api/timeseries': ({ store, filter, query }) => {
     const m = metricsOf(store);
     const tz = Number(query.get('tz') ?? 0);
@@ -99,4 +99,4 @@ export const metricsTimeseriesRoutes: RouteMap = {
       }),
     };
   },
-};
+} satisfies RouteMap;

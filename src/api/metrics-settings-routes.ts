@@ -1,11 +1,11 @@
 /** Metrics settings routes: the token price. */
-import { DEFAULT_USD_PER_MILLION_TOKENS } from '../../metrics/constants.js';
-import { metricsOf } from '../../store/metrics/queries.js';
+import { DEFAULT_USD_PER_MILLION_TOKENS } from '../metrics/constants.js';
+import { metricsOf } from '../store/metrics/queries.js';
 import { price, PRICE_KEY } from './metrics-params.js';
 import { ApiError, type ApiContext, type RouteMap } from './types.js';
 
 /** `GET|PUT /api/settings/pricing`. */
-export const metricsSettingsRoutes: RouteMap = {
+export const metricsSettingsRoutes = {
   'GET /api/settings/pricing': ({ store }) => ({
     usd_per_million_tokens: price(metricsOf(store)),
     default_usd_per_million_tokens: DEFAULT_USD_PER_MILLION_TOKENS,
@@ -23,4 +23,4 @@ export const metricsSettingsRoutes: RouteMap = {
       default_usd_per_million_tokens: DEFAULT_USD_PER_MILLION_TOKENS,
     };
   },
-};
+} satisfies RouteMap;

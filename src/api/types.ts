@@ -1,7 +1,8 @@
-import type { LiveBus } from '../../ingest/bus.js';
-import type { SpoolState } from '../../shared/spool.js';
-import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../shared/rows.js';
+import type { LiveBus } from '../ingest/bus.js';
+import type { SpoolState } from '../shared/spool.js';
+import type { RouteKey } from '../shared/api-routes.js';
+import type { Store } from '../store/index.js';
+import type { CallFilter } from '../shared/rows.js';
 
 /** Everything a JSON API handler may use. */
 export interface ApiContext {
@@ -14,8 +15,8 @@ export interface ApiContext {
   body: unknown;
   /** The common filters (`project`, `from`, `to`, `tool`, `client`, `session`) already parsed. */
   filter: CallFilter;
-  /** Facts about the running server, for the status and setup pages. */
-  server: ServerInfo;
+  /** Facts about the running server, for the status and setup pages (absent in-process). */
+  server?: ServerInfo;
   /** The live bus, for routes that announce a change (clear-all publishes `cleared`). */
   bus?: LiveBus;
   /** The ingest spool's backlog (absent when a route runs without the server). */
@@ -54,8 +55,17 @@ export class RawResponse {
  */
 export type ApiHandler = (ctx: ApiContext) => unknown;
 
-/** One typed map: `'GET /api/sessions/:id'` → handler. */
-export type RouteMap = Record<`${'GET' | 'POST' | 'PUT' | 'DELETE'} /api/${string}`, ApiHandler>;
+/** One map of routes: `'GET /api/sessions/:id'` → handler (checked with `satisfies`, so each
+ * handler keeps its own return type for the `Api` type). */
+export type RouteMap = Record<RouteKey, ApiHandler>;
+
+/**
+ * What a read must see before it runs: `derived` — every acknowledged batch applied and the
+ * derived facts up to date, failing with the store's error when that cannot commit (metrics,
+ * exports); `applied` — the spool applied if it can be, answering anyway while the database is
+ * in trouble (raw rows, settings); `none` — as it stands (the spool's own backlog).
+ */
+export type Freshness = 'derived' | 'applied' | 'none';
 
 /** An error with the HTTP status and a message the UI can show as is. */
 export class ApiError extends Error {

@@ -1,14 +1,14 @@
 /** Size route: response and schema sizes, tokens and cost. */
-import { groupStats, rate, totalStats } from '../../metrics/aggregate.js';
-import { THRESHOLDS } from '../../metrics/constants.js';
-import { costOf, registeredByName, sizeHistogramOf, valueHistogram } from '../../metrics/report.js';
-import { costUsd, tokensOf } from '../../metrics/sizes.js';
-import { metricsOf } from '../../store/metrics/queries.js';
+import { groupStats, rate, totalStats } from '../metrics/aggregate.js';
+import { THRESHOLDS } from '../metrics/constants.js';
+import { costOf, registeredByName, sizeHistogramOf, valueHistogram } from '../metrics/report.js';
+import { costUsd, tokensOf } from '../metrics/sizes.js';
+import { metricsOf } from '../store/metrics/queries.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
 
 /** `/api/sizes`. */
-export const metricsSizeRoutes: RouteMap = {
+export const metricsSizeRoutes = {
   'GET /api/sizes': ({ store, filter }) => {
     const m = metricsOf(store);
     const usd = price(m);
@@ -63,4 +63,4 @@ export const metricsSizeRoutes: RouteMap = {
       filter: echo(filter),
     };
   },
-};
+} satisfies RouteMap;

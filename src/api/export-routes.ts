@@ -7,7 +7,7 @@
 import { exportFilename, EXPORT_FORMATS, exportBody, type ExportFormat } from './export-files.js';
 import { ApiError, RawResponse, type RouteMap } from './types.js';
 
-export const exportRoutes: RouteMap = {
+export const exportRoutes = {
   'GET /api/export': ({ store, filter, query }) => {
     const format = (query.get('format') ?? 'jsonl') as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) {
@@ -19,4 +19,4 @@ export const exportRoutes: RouteMap = {
     const { contentType, body } = exportBody(store, filter, format);
     return new RawResponse(contentType, body, exportFilename(filter, format, new Date()));
   },
-};
+} satisfies RouteMap;

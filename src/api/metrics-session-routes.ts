@@ -1,34 +1,12 @@
 /** Session routes: the sessions list, one session in full, and two sessions compared. */
-import { rate } from '../../metrics/aggregate.js';
-import {
-  chainViews,
-  latencyOfCalls,
-  sessionCallViews,
-  toolBreakdown,
-} from '../../metrics/report.js';
-import { costUsd, tokensOf } from '../../metrics/sizes.js';
-import {
-  metricsOf,
-  type MetricsQueries,
-  type SessionRow,
-  type SessionSort,
-} from '../../store/metrics/queries.js';
-import { intParam } from './router.js';
+import { rate } from '../metrics/aggregate.js';
+import { chainViews, latencyOfCalls, sessionCallViews, toolBreakdown } from '../metrics/report.js';
+import { costUsd, tokensOf } from '../metrics/sizes.js';
+import { SESSION_SORTS } from '../shared/session-sorts.js';
+import { metricsOf, type MetricsQueries, type SessionRow } from '../store/metrics/queries.js';
+import { intParam } from './params.js';
 import { echo, iso, limitOf, oneOf, price } from './metrics-params.js';
 import { ApiError, type RouteMap } from './types.js';
-
-const SESSION_SORTS: readonly SessionSort[] = [
-  'last_seen',
-  'first_seen',
-  'duration',
-  'calls',
-  'first_call_success',
-  'retries',
-  'chains',
-  'errors',
-  'units',
-  'cost',
-];
 
 /** One sessions-list row as the API shows it. */
 function sessionView(r: SessionRow, usdPerMillion: number) {
@@ -105,7 +83,7 @@ function sessionDetail(
   };
 }
 /** `/api/sessions`, `/api/sessions/:id`, `/api/compare`. */
-export const metricsSessionRoutes: RouteMap = {
+export const metricsSessionRoutes = {
   'GET /api/sessions': ({ store, filter, query }) => {
     const m = metricsOf(store);
     const sort = oneOf(query, 'sort', SESSION_SORTS, 'last_seen');
@@ -155,4 +133,4 @@ export const metricsSessionRoutes: RouteMap = {
       })),
     };
   },
-};
+} satisfies RouteMap;

@@ -1,11 +1,11 @@
 /** The calls behind any number: metric conditions on stored per-call facts, keyset-paged. */
-import { OUTCOME_CLASSES } from '../../shared/outcomes.js';
-import { LATENCY_BUCKETS } from '../../metrics/latency.js';
-import { LINK } from '../../metrics/links.js';
-import { callView } from '../../metrics/report.js';
-import { SIZE_BUCKET_COUNT } from '../../metrics/sizes.js';
-import { metricsOf } from '../../store/metrics/queries.js';
-import { intParam } from './router.js';
+import { OUTCOME_CLASSES } from '../shared/outcomes.js';
+import { LATENCY_BUCKETS } from '../metrics/latency.js';
+import { LINK } from '../metrics/links.js';
+import { callView } from '../metrics/report.js';
+import { SIZE_BUCKET_COUNT } from '../metrics/sizes.js';
+import { metricsOf } from '../store/metrics/queries.js';
+import { intParam } from './params.js';
 import { bool, echo, limitOf } from './metrics-params.js';
 import { ApiError, type RouteMap } from './types.js';
 
@@ -83,7 +83,7 @@ function callConditions(q: URLSearchParams): {
   return { sql: parts.join(' AND '), params };
 }
 /** `/api/metrics/calls`. */
-export const metricsCallRoutes: RouteMap = {
+export const metricsCallRoutes = {
   'GET /api/metrics/calls': ({ store, filter, query }) => {
     const m = metricsOf(store);
     const limit = limitOf(query, 100, 1000);
@@ -102,4 +102,4 @@ export const metricsCallRoutes: RouteMap = {
       filter: echo(filter),
     };
   },
-};
+} satisfies RouteMap;

@@ -1,9 +1,9 @@
 /** Summary routes: the view's headline numbers, its insights and its clients. */
-import { firstCallSuccessOf, groupStats, rate, totalStats } from '../../metrics/aggregate.js';
-import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../../metrics/constants.js';
-import { buildSummary, insightsOf } from '../../metrics/report.js';
-import { metricsOf, type MetricsQueries } from '../../store/metrics/queries.js';
-import type { CallFilter } from '../../shared/rows.js';
+import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
+import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../metrics/constants.js';
+import { buildSummary, insightsOf } from '../metrics/report.js';
+import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
+import type { CallFilter } from '../shared/rows.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
 
@@ -26,7 +26,7 @@ export function summaryOf(m: MetricsQueries, filter: CallFilter) {
 }
 
 /** `/api/summary`, `/api/insights`, `/api/clients`. */
-export const metricsSummaryRoutes: RouteMap = {
+export const metricsSummaryRoutes = {
   'GET /api/summary': ({ store, filter }) => {
     const m = metricsOf(store);
     return { ...summaryOf(m, filter).summary, filter: echo(filter) };
@@ -74,4 +74,4 @@ export const metricsSummaryRoutes: RouteMap = {
       filter: echo(filter),
     };
   },
-};
+} satisfies RouteMap;

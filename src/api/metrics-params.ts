@@ -1,8 +1,8 @@
 /** Parameters, echoes and the price setting shared by every metrics route. */
-import { DEFAULT_USD_PER_MILLION_TOKENS } from '../../metrics/constants.js';
-import type { MetricsQueries } from '../../store/metrics/queries.js';
-import type { CallFilter } from '../../shared/rows.js';
-import { intParam } from './router.js';
+import { DEFAULT_USD_PER_MILLION_TOKENS } from '../metrics/constants.js';
+import type { MetricsQueries } from '../store/metrics/queries.js';
+import type { CallFilter } from '../shared/rows.js';
+import { intParam } from './params.js';
 import { ApiError } from './types.js';
 
 /** The settings key of the token price. */

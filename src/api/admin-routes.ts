@@ -6,8 +6,8 @@ import {
   retentionFor,
   RetentionSettingsError,
   writeRetentionSettings,
-} from '../../store/retention/index.js';
-import type { Store } from '../../store/index.js';
+} from '../store/retention/index.js';
+import type { Store } from '../store/index.js';
 import { ApiError, type RouteMap } from './types.js';
 
 /** The exact value `POST /api/admin/clear` needs in `confirm`. */
@@ -29,7 +29,7 @@ function retentionView(store: Store) {
  * take a JSON body (a cross-site form cannot send one: the server answers 415 to anything but
  * application/json) and clear-all also wants a typed confirmation.
  */
-export const adminRoutes: RouteMap = {
+export const adminRoutes = {
   'GET /api/settings/retention': ({ store }) => retentionView(store),
 
   'PUT /api/settings/retention': ({ store, body }) => {
@@ -58,4 +58,4 @@ export const adminRoutes: RouteMap = {
     bus?.publish({ type: 'cleared', data: { at_ms: atMs } });
     return { cleared: true, at_ms: atMs, deleted };
   },
-};
+} satisfies RouteMap;

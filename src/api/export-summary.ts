@@ -1,25 +1,18 @@
 /**
  * The summary as files: CSV (one row per tool) and a markdown report. The numbers come from the
- * metrics routes' own handlers — the same code `/api/summary` and `/api/insights` run — so a
+ * summary routes' own handlers — the same code `/api/summary` and `/api/insights` run — so a
  * file can never disagree with the dashboard.
  */
-import type { Insight, Summary, ToolSummary } from '../../metrics/report.js';
-import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../shared/rows.js';
-import { metricsRoutes } from './metrics-routes.js';
-import { VERSION } from '../version.js';
-import type { ApiContext, RouteMap } from './types.js';
+import type { Insight, Summary, ToolSummary } from '../metrics/report.js';
+import type { Store } from '../store/index.js';
+import type { CallFilter } from '../shared/rows.js';
+import { metricsSummaryRoutes } from './metrics-summary-routes.js';
+import type { ApiContext } from './types.js';
 
 /** What the summary files show. */
 export interface SummaryReport {
   summary: Summary & { filter: Record<string, string | number | null> };
   insights: Insight[];
-}
-
-function call<T>(routes: RouteMap, key: keyof RouteMap, ctx: ApiContext): T {
-  const handler = routes[key];
-  if (!handler) throw new Error(`the metrics engine has no route ${key}`);
-  return handler(ctx) as T;
 }
 
 /** Runs the summary and insights handlers over `store` for `filter`. */
@@ -30,18 +23,10 @@ export function loadSummary(store: Store, filter: CallFilter): SummaryReport {
     query: new URLSearchParams(),
     params: {},
     body: undefined,
-    server: {
-      endpoint: '',
-      addresses: [],
-      port: 0,
-      dbPath: store.path,
-      startedMs: Date.now(),
-      version: VERSION,
-    },
   };
   return {
-    summary: call(metricsRoutes, 'GET /api/summary', ctx),
-    insights: call<{ insights: Insight[] }>(metricsRoutes, 'GET /api/insights', ctx).insights,
+    summary: metricsSummaryRoutes['GET /api/summary'](ctx),
+    insights: metricsSummaryRoutes['GET /api/insights'](ctx).insights,
   };
 }
 

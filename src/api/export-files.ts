@@ -2,9 +2,9 @@
  * The three export formats, shared by `GET /api/export` and `mcpulse-devtools export`:
  * `jsonl` (the raw accepted payloads, replayable), `csv` and `md` (the summary).
  */
-import type { Store } from '../../store/index.js';
-import type { CallFilter } from '../../shared/rows.js';
-import { exportJsonl, type ExportCounts } from '../../store/export-jsonl.js';
+import type { Store } from '../store/index.js';
+import type { CallFilter } from '../shared/rows.js';
+import { exportJsonl, type ExportCounts } from '../store/export-jsonl.js';
 import { loadSummary, summaryCsv, summaryMarkdown } from './export-summary.js';
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'md'] as const;

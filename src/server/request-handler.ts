@@ -1,0 +1,121 @@
+/**
+ * The request handler: host and origin checks, then `/v1/ingest` to ingest, `/api/stream` to
+ * SSE, `/api/*` to the API's operations (src/api) and anything else to the built renderer.
+ * No business logic lives here: it turns HTTP into an operation call and the answer back.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runOperation, type AppContext } from '../api/call.js';
+import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
+import { MAX_BODY_BYTES, type SpooledIngest } from '../ingest/index.js';
+import type { Store } from '../store/index.js';
+import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
+import { readBody } from './read-body.js';
+import { sendJson, sendRaw } from './respond.js';
+import { compileRoutes, matchRoute } from './routes.js';
+import { COMMON_HEADERS } from './security-headers.js';
+import { openEventStream } from './sse.js';
+import { serveStatic } from './static.js';
+
+/** What the request handler serves. */
+export interface RequestHandlerOptions {
+  store: Store;
+  ingest: SpooledIngest;
+  /** The listener's facts; filled in once it is bound. */
+  info: ServerInfo;
+  /** The bus, spool and settle hook operations see. */
+  app: AppContext & { bus: NonNullable<AppContext['bus']> };
+  policy: HostPolicy;
+  rendererDir: string;
+  /** Extra API routes (tests, later features). */
+  routes?: RouteMap;
+}
+
+/** A node:http request listener body; rejects only on an unexpected error. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** Builds the request handler over one store and ingest. */
+export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
+  const { store, ingest, info, app, policy, rendererDir } = options;
+  const routes = compileRoutes(options.routes);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [k, v] of Object.entries(COMMON_HEADERS)) res.setHeader(k, v);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (!hostAllowed(req.headers.host, path, policy)) {
+      return sendJson(res, 403, {
+        error: `Host '${req.headers.host ?? ''}' is not allowed: use http://localhost:${info.port}`,
+      });
+    }
+    if (
+      !originAllowed(req.headers.origin, policy, info.port) ||
+      req.headers['sec-fetch-site'] === 'cross-site'
+    ) {
+      return sendJson(res, 403, { error: 'cross-origin requests are not allowed' });
+    }
+    if (path === '/v1/ingest') {
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { error: 'use POST /v1/ingest' }, { allow: 'POST' });
+      const body = await readBody(req, MAX_BODY_BYTES);
+      const answer = await ingest.handle({
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        userAgent: req.headers['user-agent'],
+        body,
+        receivedMs: Date.now(),
+      });
+      if (answer.body) return sendJson(res, answer.status, answer.body, answer.headers);
+      res.writeHead(answer.status, answer.headers);
+      res.end();
+      return;
+    }
+    if (path === '/api/stream') {
+      const project = url.searchParams.get('project');
+      return openEventStream(
+        req,
+        res,
+        app.bus,
+        project ? (store.read.resolveProject(project) ?? -1) : undefined,
+      );
+    }
+    if (path.startsWith('/api/')) return handleApi(req, res, url);
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendJson(res, 405, { error: `${req.method} is not supported here` });
+    serveStatic(rendererDir, path, res);
+  }
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    try {
+      const { route, params } = matchRoute(routes, req.method ?? 'GET', url.pathname);
+      let body: unknown;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        const raw = await readBody(req, 1024 * 1024);
+        if (raw === 'too-large') throw new ApiError(413, 'request body over 1 MiB');
+        if (raw.length > 0) {
+          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+            throw new ApiError(415, 'send application/json');
+          try {
+            body = JSON.parse(raw.toString('utf8'));
+          } catch {
+            throw new ApiError(400, 'request body is not valid JSON');
+          }
+        }
+      }
+      const result = await runOperation(
+        store,
+        route.handler,
+        route.freshness,
+        { query: url.searchParams, params, body },
+        app,
+      );
+      if (result instanceof RawResponse) return await sendRaw(res, result);
+      sendJson(res, 200, result);
+    } catch (error) {
+      if (error instanceof ApiError) return sendJson(res, error.status, { error: error.message });
+      const message = error instanceof Error ? error.message : String(error);
+      sendJson(res, 500, { error: `internal error: ${message}` });
+    }
+  }
+
+  return handle;
+}

@@ -1,0 +1,50 @@
+/** Writing answers: JSON with the common headers, and raw bodies (downloads) with backpressure. */
+import type { ServerResponse } from 'node:http';
+import type { RawResponse } from '../api/types.js';
+
+/** Writes a JSON answer. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
+export async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
+  const headers: Record<string, string> = {
+    'content-type': raw.contentType,
+    'cache-control': 'no-store',
+  };
+  if (raw.filename) {
+    const ascii = raw.filename.replace(/[^\w.-]/g, '_');
+    headers['content-disposition'] =
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(raw.filename)}`;
+  }
+  if (typeof raw.body === 'string') {
+    res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(raw.body)) });
+    res.end(raw.body);
+    return;
+  }
+  res.writeHead(200, headers);
+  try {
+    for (const chunk of raw.body) {
+      if (res.destroyed) return;
+      if (!res.write(chunk))
+        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+    res.end();
+  } catch {
+    // Headers are gone: the only honest signal left is a cut connection.
+    res.destroy();
+  }
+}

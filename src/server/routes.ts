@@ -1,0 +1,70 @@
+/**
+ * The HTTP routing table over the API's operations: `METHOD /path` → handler, with `:name`
+ * segments, 404 for an unknown path and 405 for a known path with the wrong method.
+ */
+import { FRESHNESS, handlers } from '../api/handlers.js';
+import { ApiError, type ApiHandler, type Freshness, type RouteMap } from '../api/types.js';
+import { API_ROUTES, type ApiName } from '../shared/api-routes.js';
+
+/** One route, ready to match. */
+export interface CompiledRoute {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handler: ApiHandler;
+  /** What the operation must see first (src/api/call.ts `ensureFresh`). */
+  freshness: Freshness;
+}
+
+/**
+ * Compiles the API's operations (and any extra routes, which read `applied` data) once;
+ * `:name` segments match one path segment.
+ */
+export function compileRoutes(extra: RouteMap = {}): CompiledRoute[] {
+  const entries: [string, ApiHandler, Freshness][] = [
+    ...(Object.keys(API_ROUTES) as ApiName[]).map((name): [string, ApiHandler, Freshness] => [
+      API_ROUTES[name],
+      handlers[name],
+      FRESHNESS[name],
+    ]),
+    ...Object.entries(extra).map(([key, h]): [string, ApiHandler, Freshness] => [
+      key,
+      h,
+      'applied',
+    ]),
+  ];
+  const routes: CompiledRoute[] = [];
+  for (const [key, handler, freshness] of entries) {
+    const [method, path] = key.split(' ') as [string, string];
+    const names: string[] = [];
+    const source = path.replace(/:([a-zA-Z_]+)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler, freshness });
+  }
+  return routes;
+}
+
+/** Finds the route for a request; distinguishes 404 (no path) from 405 (wrong method). */
+export function matchRoute(
+  routes: CompiledRoute[],
+  method: string,
+  pathname: string,
+): { route: CompiledRoute; params: Record<string, string> } {
+  let pathMatched = false;
+  for (const r of routes) {
+    const m = r.pattern.exec(pathname);
+    if (!m) continue;
+    pathMatched = true;
+    if (r.method !== method) continue;
+    const params: Record<string, string> = {};
+    r.names.forEach((n, i) => {
+      params[n] = decodeURIComponent(m[i + 1]!);
+    });
+    return { route: r, params };
+  }
+  throw pathMatched
+    ? new ApiError(405, `${method} is not supported on ${pathname}`)
+    : new ApiError(404, `no API route ${pathname}`);
+}
