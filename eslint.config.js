@@ -4,13 +4,83 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/**
+ * The layer order (README, "How it is built"): a folder of src/ may import only the folders
+ * listed for it, so every arrow points down. `shared` is the contract everyone speaks; the
+ * entry points (cli, electron, mcp, demo, producer) sit on top, and nothing imports them but
+ * the CLI. The renderer sees only the contract: src/shared and src/canonical as code, src/api
+ * for its types.
+ */
+export const LAYERS = {
+  shared: [],
+  canonical: ['shared'],
+  metrics: ['shared'],
+  store: ['shared', 'canonical', 'metrics'],
+  ingest: ['shared', 'canonical', 'metrics', 'store'],
+  api: ['shared', 'canonical', 'metrics', 'store', 'ingest'],
+  server: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api'],
+  host: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server'],
+  // The producer is a self-contained client: it shares the contract, never the receiver's code.
+  producer: ['shared', 'canonical'],
+  demo: ['shared', 'canonical', 'producer'],
+  mcp: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
+  electron: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
+  cli: [
+    ...['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
+    ...['producer', 'demo', 'mcp'],
+  ],
+};
+const FOLDERS = Object.keys(LAYERS);
+
 /** Core code must run in plain Node: only the thin shell in src/electron may import electron. */
-const noElectronInCore = {
-  'no-restricted-imports': [
+const electronPaths = [{ name: 'electron', message: 'Only src/electron may import electron.' }];
+const electronPatterns = [
+  { group: ['electron/*'], message: 'Only src/electron may import electron.' },
+];
+
+/** A relative import of `folder` from inside src/ (`../store/index.js`, `../../store`). */
+const fromSrc = (folder) => `^(\\.\\./)+${folder}(/|$)`;
+/** An import of `src/folder` from outside src/ (`../../../src/store/index`). */
+const intoSrc = (folder) => `(^|/)src/${folder}(/|$)`;
+
+/** The rule for one src/ folder: every folder not below it is off limits. */
+function layerRule(folder) {
+  const forbidden = FOLDERS.filter((f) => f !== folder && !LAYERS[folder].includes(f));
+  return {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: folder === 'electron' ? [] : electronPaths,
+        patterns: [
+          ...(folder === 'electron' ? [] : electronPatterns),
+          ...forbidden.map((f) => ({
+            regex: fromSrc(f),
+            message: `src/${folder} may import only ${LAYERS[folder].map((l) => `src/${l}`).join(', ') || 'nothing from src'} (layer order, README "How it is built").`,
+          })),
+        ],
+      },
+    ],
+  };
+}
+
+/** The renderer: src/shared and src/canonical as code, src/api as types only, nothing else. */
+const rendererRule = {
+  '@typescript-eslint/no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'electron', message: 'Only src/electron may import electron.' }],
-      patterns: [{ group: ['electron/*'], message: 'Only src/electron may import electron.' }],
+      paths: electronPaths,
+      patterns: [
+        ...electronPatterns,
+        {
+          regex: intoSrc('api'),
+          allowTypeImports: true,
+          message: 'The renderer may import src/api for its types only (import type).',
+        },
+        ...FOLDERS.filter((f) => !['shared', 'canonical', 'api'].includes(f)).map((f) => ({
+          regex: intoSrc(f),
+          message: 'The renderer may import only src/shared, src/canonical and src/api types.',
+        })),
+      ],
     },
   ],
 };
@@ -26,10 +96,13 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      ...noElectronInCore,
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: electronPaths, patterns: electronPatterns },
+      ],
     },
   },
-  { files: ['src/electron/**'], rules: { 'no-restricted-imports': 'off' } },
+  ...FOLDERS.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: layerRule(folder) })),
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
@@ -37,6 +110,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      ...rendererRule,
     },
   },
 );

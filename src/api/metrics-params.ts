@@ -1,5 +1,5 @@
 /** Parameters, echoes and the price setting shared by every metrics route. */
-import { DEFAULT_USD_PER_MILLION_TOKENS } from '../metrics/constants.js';
+import { DEFAULT_USD_PER_MILLION_TOKENS } from '../shared/metric-constants.js';
 import type { MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
 import { intParam } from './params.js';

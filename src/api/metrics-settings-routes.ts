@@ -1,5 +1,5 @@
 /** Metrics settings routes: the token price. */
-import { DEFAULT_USD_PER_MILLION_TOKENS } from '../metrics/constants.js';
+import { DEFAULT_USD_PER_MILLION_TOKENS } from '../shared/metric-constants.js';
 import { metricsOf } from '../store/metrics/queries.js';
 import { price, PRICE_KEY } from './metrics-params.js';
 import { ApiError, type ApiContext, type RouteMap } from './types.js';

@@ -1,6 +1,6 @@
 /** Size route: response and schema sizes, tokens and cost. */
 import { groupStats, rate, totalStats } from '../metrics/aggregate.js';
-import { THRESHOLDS } from '../metrics/constants.js';
+import { THRESHOLDS } from '../shared/metric-constants.js';
 import { costOf, registeredByName, sizeHistogramOf, valueHistogram } from '../metrics/report.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { metricsOf } from '../store/metrics/queries.js';

@@ -1,6 +1,6 @@
 /** Summary routes: the view's headline numbers, its insights and its clients. */
 import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
-import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../metrics/constants.js';
+import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
 import { buildSummary, insightsOf } from '../metrics/report.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';

@@ -6,7 +6,7 @@ import {
   MAX_BUCKETS,
   MAX_MINUTE_BUCKETS,
   MINUTE_BUCKETS_BELOW_MS,
-} from '../metrics/constants.js';
+} from '../shared/metric-constants.js';
 import { LINK } from '../metrics/links.js';
 import { costUsd } from '../metrics/sizes.js';
 import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../metrics/time.js';

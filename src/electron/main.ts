@@ -5,9 +5,9 @@
  */
 import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import { join } from 'node:path';
-import { defaultPort } from '../cli/paths.js';
+import { defaultPort } from '../host/paths.js';
 import { PortInUseError, startServer, type RunningServer } from '../server/index.js';
-import { openDbForCli } from '../cli/open-db.js';
+import { openDbForCli } from '../host/open-db.js';
 import type { Store } from '../store/index.js';
 import { allowPermission, linkDisposition, SECURE_WEB_PREFERENCES } from './policy.js';
 
@@ -77,10 +77,9 @@ function createWindow(url: string): void {
     title: 'MCPulse Devtools',
     backgroundColor: '#0f1115',
     show: false,
-    webPreferences: {
-      ...SECURE_WEB_PREFERENCES,
-      preload: join(import.meta.dirname, '../preload/index.mjs'),
-    },
+    // No preload (electron.vite.config.ts builds none): the page talks HTTP to its own origin
+    // and needs no bridge to Node.
+    webPreferences: SECURE_WEB_PREFERENCES,
   });
   win.once('ready-to-show', () => win?.show());
   win.on('closed', () => (win = undefined));

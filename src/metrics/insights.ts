@@ -2,7 +2,7 @@
  * Insights with the hosted thresholds (wire-format §4): per tool, only for tools with at least
  * 20 calls in the view (dead tools excepted), sorted by severity, then size, then tool name.
  */
-import { INSIGHT_MIN_CALLS, THRESHOLDS } from './constants.js';
+import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
 
 export type Severity = 'high' | 'medium' | 'low';
 export type InsightKind =

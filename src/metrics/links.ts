@@ -3,7 +3,7 @@
  * §4). This is the reference implementation: the store keeps the same facts incrementally at
  * ingest, and the tests check the two agree on every ordering of arrivals.
  */
-import { RETRY_WINDOW_MS, UNKNOWN_HASH } from './constants.js';
+import { RETRY_WINDOW_MS, UNKNOWN_HASH } from '../shared/metric-constants.js';
 
 /** How a call relates to the next call of the same tool in its session. */
 export type LinkKind = 'none' | 'retry' | 'repeat' | 'unknown';

@@ -1,5 +1,5 @@
 /** Response and schema sizes, tokens and cost (wire-format §4). Units are UTF-16 code units. */
-import { UNITS_PER_TOKEN } from './constants.js';
+import { UNITS_PER_TOKEN } from '../shared/metric-constants.js';
 
 /**
  * Log-scale bucket edges (1-2-5 per decade). Bucket 0 holds exactly 0; bucket i ≥ 1 holds

@@ -1,5 +1,5 @@
 /** Time bucketing, gap-filling and the rollup/raw split of a range. */
-import { DAY_MS, HOUR_MS, MINUTE_MS } from './constants.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../shared/metric-constants.js';
 
 /** A time series bucket size. */
 export type Granularity = 'minute' | 'hour' | 'day';

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { RouteMap, ServerInfo } from '../api/types.js';
+import { DEFAULT_PORT } from '../shared/defaults.js';
 import { createSpooledIngest, LiveBus, RateLimiter, type SpooledIngest } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 import { createRetention, type RetentionOptions } from '../store/retention/index.js';
@@ -110,7 +111,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // number is taken on the second, try again with a fresh one.
   for (let attempt = 0; ; attempt++) {
     try {
-      bound = await listenAll(makeServer, hosts, options.port ?? 7857);
+      bound = await listenAll(makeServer, hosts, options.port ?? DEFAULT_PORT);
       break;
     } catch (error) {
       if (!(error instanceof PortInUseError) || options.port !== 0 || attempt >= 5) throw error;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RETRY_WINDOW_MS } from '../../src/metrics/constants.js';
+import { RETRY_WINDOW_MS } from '../../src/shared/metric-constants.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createCallForgetter } from '../../src/store/metrics/forget.js';
 import { DERIVED_TABLES, rebuildSql } from '../../src/store/metrics/sql.js';

@@ -11,4 +11,4 @@ export {
   UNKNOWN_HASH,
   UNITS_PER_TOKEN,
   DEFAULT_USD_PER_MILLION_TOKENS,
-} from '../../../src/metrics/constants';
+} from '../../../src/shared/metric-constants';

@@ -3,7 +3,7 @@
  * and `import --url`.
  */
 import { UsageError } from '../io.js';
-import { defaultPort } from '../paths.js';
+import { defaultPort } from '../../host/paths.js';
 
 /** `http://localhost:7857`, or the port in `$MCPULSE_DEVTOOLS_PORT`. */
 export function defaultUrl(env: NodeJS.ProcessEnv): string {

@@ -1,7 +1,7 @@
 import { runDemo, DEMO_KEY, type DemoResult } from '../../demo/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
-import { defaultDbPath } from '../paths.js';
+import { defaultDbPath } from '../../host/paths.js';
 import { isLoopbackUrl, parseServerUrl, probeDevtools } from './demo-probe.js';
 import {
   describeServer,

@@ -10,7 +10,7 @@ import type { Store } from '../../store/index.js';
 import type { CallFilter } from '../../shared/rows.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
 import { UsageError } from '../io.js';
-import { openDbForCli } from '../open-db.js';
+import { openDbForCli } from '../../host/open-db.js';
 
 /** parseArgs options for the filters. */
 export const FILTER_OPTIONS = {

@@ -4,8 +4,8 @@ import { EXPORT_FORMATS, exportBody, type ExportFormat } from '../../api/export-
 import type { ExportCounts } from '../../store/export-jsonl.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type Command } from '../io.js';
-import { DatabaseOpenError } from '../open-db.js';
-import { defaultDbPath } from '../paths.js';
+import { DatabaseOpenError } from '../../host/open-db.js';
+import { defaultDbPath } from '../../host/paths.js';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromFlags, openExisting } from './export-filters.js';
 
 const USAGE = `usage: mcpulse-devtools export [--format jsonl|csv|md] [filters] [--out FILE] [--db PATH]

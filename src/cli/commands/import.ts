@@ -3,8 +3,8 @@ import { createInterface } from 'node:readline';
 import type { Store } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
-import { DatabaseOpenError, openDbForCli } from '../open-db.js';
-import { defaultDbPath } from '../paths.js';
+import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
+import { defaultDbPath } from '../../host/paths.js';
 import { normalizeUrl } from './demo-probe.js';
 import {
   directSender,

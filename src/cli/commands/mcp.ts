@@ -5,7 +5,7 @@ import { VERSION } from '../../server/version.js';
 import type { Store } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import type { Command } from '../io.js';
-import { defaultDbPath } from '../paths.js';
+import { defaultDbPath } from '../../host/paths.js';
 import { openExisting } from './export-filters.js';
 
 const USAGE = `usage: mcpulse-devtools mcp [--db PATH]

@@ -1,8 +1,8 @@
 import { loadSummary, summaryMarkdown } from '../../api/export-summary.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type Command } from '../io.js';
-import { DatabaseOpenError } from '../open-db.js';
-import { defaultDbPath } from '../paths.js';
+import { DatabaseOpenError } from '../../host/open-db.js';
+import { defaultDbPath } from '../../host/paths.js';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromFlags, openExisting } from './export-filters.js';
 import { checkGates, GATE_OPTIONS, parseGates } from './report-gates.js';
 

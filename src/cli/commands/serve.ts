@@ -2,8 +2,8 @@ import { startServer, PortInUseError, type RunningServer } from '../../server/in
 import type { Store } from '../../store/index.js';
 import { parseFlags, parsePort } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
-import { DatabaseOpenError, openDbForCli } from '../open-db.js';
-import { defaultDbPath, defaultPort } from '../paths.js';
+import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
+import { defaultDbPath, defaultPort } from '../../host/paths.js';
 
 const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--no-rate-limit] [--max-spool N]
 

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RETRY_WINDOW_MS } from '../../metrics/constants.js';
+import { RETRY_WINDOW_MS } from '../../shared/metric-constants.js';
 import { ERROR_OUTCOMES, OUTCOME_CLASSES } from '../../shared/outcomes.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
-import { DatabaseOpenError, openDbForCli } from '../open-db.js';
-import { defaultDbPath } from '../paths.js';
+import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
+import { defaultDbPath } from '../../host/paths.js';
 import { parseServerUrl } from './demo-probe.js';
 import { followStream, type SseEvent } from './tail-sse.js';
 import {

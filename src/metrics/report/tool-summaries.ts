@@ -12,7 +12,11 @@ import {
   type StatRow,
   type Stats,
 } from '../aggregate.js';
-import { HEAVY_PAYLOAD_UNITS, INSIGHT_MIN_CALLS, THRESHOLDS } from '../constants.js';
+import {
+  HEAVY_PAYLOAD_UNITS,
+  INSIGHT_MIN_CALLS,
+  THRESHOLDS,
+} from '../../shared/metric-constants.js';
 import { computeInsights, type Insight } from '../insights.js';
 import type { P95Label } from '../latency.js';
 import {

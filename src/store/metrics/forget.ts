@@ -14,7 +14,7 @@
  * on the next read or write. The hook checks the cut itself, so no caller can make it wrong.
  */
 import type Database from 'better-sqlite3';
-import { RETRY_WINDOW_MS, SLOW_CALL_MS } from '../../metrics/constants.js';
+import { RETRY_WINDOW_MS, SLOW_CALL_MS } from '../../shared/metric-constants.js';
 import {
   ALL_TIME,
   DAY_SQL,

@@ -8,7 +8,7 @@ import {
   RETRY_WINDOW_MS,
   SLOW_CALL_MS,
   UNKNOWN_HASH,
-} from '../../metrics/constants.js';
+} from '../../shared/metric-constants.js';
 import { SIZE_EDGES } from '../../metrics/sizes.js';
 
 /** Outcome class 0–4 (ok, empty, bad_args, tool_error, crashed) of a `calls` row. */

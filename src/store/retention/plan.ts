@@ -5,7 +5,7 @@
  * exactly and cheaply (src/store/metrics/forget.ts): no link, run or chain spans it.
  */
 import type Database from 'better-sqlite3';
-import { RETRY_WINDOW_MS } from '../../metrics/constants.js';
+import { RETRY_WINDOW_MS } from '../../shared/metric-constants.js';
 
 /** The state of one pass over the calls, advanced by {@link RunPlanner.next}. */
 export interface CallsPass {

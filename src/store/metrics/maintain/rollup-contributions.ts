@@ -3,7 +3,7 @@
  * old key to its new one (new calls add their whole contribution), one upsert per key.
  */
 import { outcomeClass } from '../../../metrics/aggregate.js';
-import { SLOW_CALL_MS } from '../../../metrics/constants.js';
+import { SLOW_CALL_MS } from '../../../shared/metric-constants.js';
 import { fineBucket, latencyBucketIndex, octave } from '../../../metrics/latency.js';
 import { LINK, type DerivedFacts } from '../../../metrics/links.js';
 import { sizeBucket } from '../../../metrics/sizes.js';

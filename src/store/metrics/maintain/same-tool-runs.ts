@@ -1,5 +1,5 @@
 /** Same-tool links, first-call success, runs and retry chains around new calls. */
-import { RETRY_WINDOW_MS } from '../../../metrics/constants.js';
+import { RETRY_WINDOW_MS } from '../../../shared/metric-constants.js';
 import { firstCallSuccess, LINK, linkCode } from '../../../metrics/links.js';
 import { after, type ChainStats, type Row, type Touched } from './rows.js';
 import type { MaintainStatements } from './statements.js';

@@ -4,7 +4,7 @@
  * range, and the split between the daily rollup and raw calls.
  */
 import type Database from 'better-sqlite3';
-import { DAY_MS } from '../../../metrics/constants.js';
+import { DAY_MS } from '../../../shared/metric-constants.js';
 import { splitByDay, type Span } from '../../../metrics/time.js';
 import { statementCache } from '../../statement-cache.js';
 import type { CallFilter } from '../../../shared/rows.js';

@@ -1,5 +1,5 @@
 /** Time series queries: buckets of calls, exact p95 per bucket, sessions started, the extent. */
-import { HOUR_MS } from '../../../metrics/constants.js';
+import { HOUR_MS } from '../../../shared/metric-constants.js';
 import { octave, octaveRange } from '../../../metrics/latency.js';
 import { bucketStart, splitByDay, type Span } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';

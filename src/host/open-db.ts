@@ -1,3 +1,7 @@
+/**
+ * Opening the database for an entry point (the CLI commands, the Electron shell): SQLite's
+ * failures worded as one line, an optional instance lock, and a write probe.
+ */
 import {
   InstanceLockedError,
   acquireInstanceLock,
