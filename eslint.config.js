@@ -53,6 +53,14 @@ function layerRule(folder) {
         paths: folder === 'electron' ? [] : electronPaths,
         patterns: [
           ...(folder === 'electron' ? [] : electronPatterns),
+          ...(folder === 'store'
+            ? []
+            : [
+                {
+                  regex: '(^|/)store/connection(\\.js)?$',
+                  message: "The store owns its connection: use the store's own functions.",
+                },
+              ]),
           ...forbidden.map((f) => ({
             regex: fromSrc(f),
             message: `src/${folder} may import only ${LAYERS[folder].map((l) => `src/${l}`).join(', ') || 'nothing from src'} (layer order, README "How it is built").`,

@@ -24,6 +24,7 @@ import type { ApiName } from '../src/shared/api-routes.js';
 import { openStore } from '../src/store/index.js';
 import { metricsOf } from '../src/store/metrics/queries.js';
 import type { BatchRecord } from '../src/store/batch-record.js';
+import { connectionOf } from '../src/store/connection.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,7 +46,7 @@ const logNormal = (median: number, spread: number): number =>
 
 const dir = mkdtempSync(join(os.tmpdir(), 'mcpulse-bench-metrics-'));
 const store = openStore(join(dir, 'bench.db'));
-const db = store.db;
+const db = connectionOf(store);
 const tools = Array.from({ length: TOOLS }, (_, i) => `tool_${String(i).padStart(2, '0')}`);
 const clients = ['claude-code', 'cursor', 'vscode'];
 const hashPool = (tool: number, k: number): string =>

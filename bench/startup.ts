@@ -13,18 +13,21 @@ import { pathToFileURL } from 'node:url';
 import { CLI, ensureBuilt, fmt, ROOT, rssMiB, spawnServer } from './ingest/util.js';
 
 /** The built store, so the database is made by exactly the code the CLI under test runs. */
+type BuiltStore = { close(): void };
 async function builtStore(): Promise<{
-  openStore: (path: string) => { db: import('better-sqlite3').Database; close(): void };
+  openStore: (path: string) => BuiltStore;
+  connectionOf: (store: BuiltStore) => import('better-sqlite3').Database;
   rebuildSql: () => string;
 }> {
   const dist = (p: string): string => pathToFileURL(join(ROOT, 'dist', p)).href;
-  const [{ openStore }, { rebuildSql }] = await Promise.all([
-    import(dist('store/index.js')) as Promise<{
-      openStore: (path: string) => { db: import('better-sqlite3').Database; close(): void };
+  const [{ openStore }, { connectionOf }, { rebuildSql }] = await Promise.all([
+    import(dist('store/index.js')) as Promise<{ openStore: (path: string) => BuiltStore }>,
+    import(dist('store/connection.js')) as Promise<{
+      connectionOf: (store: BuiltStore) => import('better-sqlite3').Database;
     }>,
     import(dist('store/metrics/sql.js')) as Promise<{ rebuildSql: () => string }>,
   ]);
-  return { openStore, rebuildSql };
+  return { openStore, connectionOf, rebuildSql };
 }
 
 const { values } = parseArgs({
@@ -51,10 +54,10 @@ const BODY = JSON.stringify({
 
 /** A database holding `n` calls in 1,000 sessions, derived facts built (the bulk path). */
 async function populated(dir: string, n: number): Promise<string> {
-  const { openStore, rebuildSql } = await builtStore();
+  const { openStore, connectionOf, rebuildSql } = await builtStore();
   const path = join(dir, 'big.db');
   const store = openStore(path);
-  const db = store.db;
+  const db = connectionOf(store);
   db.exec(`
     INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, 'x', 'mp_live_big', 0, 0);
     INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, ${Date.now()}, 202, ${n}, 0, 0);

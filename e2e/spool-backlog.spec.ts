@@ -10,6 +10,7 @@ import { fingerprintKey } from '../src/ingest/key.js';
 import { openStore } from '../src/store/index.js';
 import { expect, startDevtools, test } from './server.js';
 import { call, guardConsole, projectOf, sessionId, shootBoth } from './ui-helpers.js';
+import { connectionOf } from '../src/store/connection.js';
 
 /** Leaves `requests` spooled requests of `perRequest` calls each in a fresh database file. */
 function seedSpool(
@@ -48,7 +49,7 @@ function seedSpool(
     }
     store.spool.add(entries);
     expect(store.spool.backlog().payloads).toBe(requests * perRequest);
-    if (extraSql) store.db.exec(extraSql);
+    if (extraSql) connectionOf(store).exec(extraSql);
   } finally {
     store.close();
   }

@@ -1,22 +1,22 @@
 import {
   clearAll,
   DEFAULT_RETENTION,
-  readRetentionSettings,
+  retentionSettingsOf,
   RETENTION_BOUNDS,
   retentionFor,
   RetentionSettingsError,
-  writeRetentionSettings,
+  saveRetentionSettings,
 } from '../store/retention/index.js';
-import type { Store } from '../store/index.js';
-import { ApiError, type RouteMap } from './types.js';
+import type { ReadStore } from '../store/index.js';
+import { ApiError, writable, type RouteMap } from './types.js';
 
 /** The exact value `POST /api/admin/clear` needs in `confirm`. */
 export const CLEAR_CONFIRMATION = 'delete all data';
 
-function retentionView(store: Store) {
+function retentionView(store: ReadStore) {
   const runner = retentionFor(store);
   return {
-    ...readRetentionSettings(store.db),
+    ...retentionSettingsOf(store),
     defaults: DEFAULT_RETENTION,
     bounds: RETENTION_BOUNDS,
     /** The last retention pass (null before the first, ~10 s after start). */
@@ -36,7 +36,7 @@ export const adminRoutes = {
     if (body === undefined)
       throw new ApiError(400, 'send the settings to change, e.g. {"max_age_days":14}');
     try {
-      writeRetentionSettings(store.db, body);
+      saveRetentionSettings(writable(store), body);
     } catch (error) {
       if (error instanceof RetentionSettingsError) throw new ApiError(400, error.message);
       throw error;
@@ -53,7 +53,7 @@ export const adminRoutes = {
         `confirm: send {"confirm":"${CLEAR_CONFIRMATION}"} to delete every stored call, startup and ingest log entry (settings are kept)`,
       );
     }
-    const deleted = clearAll(store);
+    const deleted = clearAll(writable(store));
     const atMs = Date.now();
     bus?.publish({ type: 'cleared', data: { at_ms: atMs } });
     return { cleared: true, at_ms: atMs, deleted };

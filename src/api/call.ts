@@ -7,7 +7,7 @@
 import type { LiveBus } from '../ingest/bus.js';
 import { splitParams, type ApiName, type ApiParams } from '../shared/api-routes.js';
 import type { SpoolState } from '../shared/spool.js';
-import type { Store } from '../store/index.js';
+import type { ReadStore } from '../store/index.js';
 import { FRESHNESS, handlers, type Api } from './handlers.js';
 import { parseFilter } from './params.js';
 import { ApiError, type ApiHandler, type Freshness, type ServerInfo } from './types.js';
@@ -40,7 +40,7 @@ export interface OperationRequest {
  * rows and settings stay readable while the database is in trouble); `none` reads as it stands.
  */
 export async function ensureFresh(
-  store: Store,
+  store: ReadStore,
   freshness: Freshness,
   app: AppContext = {},
 ): Promise<void> {
@@ -54,7 +54,7 @@ export async function ensureFresh(
 
 /** Runs `handler` for a request: fresh data first, then the filters, then the handler. */
 export async function runOperation(
-  store: Store,
+  store: ReadStore,
   handler: ApiHandler,
   freshness: Freshness,
   request: OperationRequest,
@@ -78,7 +78,7 @@ export async function runOperation(
  * API would answer 4xx (a bad filter, an unknown session).
  */
 export async function callApi<K extends ApiName>(
-  store: Store,
+  store: ReadStore,
   name: K,
   params: ApiParams = {},
   body?: unknown,

@@ -2,7 +2,7 @@
  * The three export formats, shared by `GET /api/export` and `mcpulse-devtools export`:
  * `jsonl` (the raw accepted payloads, replayable), `csv` and `md` (the summary).
  */
-import type { Store } from '../store/index.js';
+import type { ReadStore } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 import { exportJsonl, type ExportCounts } from '../store/export-jsonl.js';
 import { loadSummary, summaryCsv, summaryMarkdown } from './export-summary.js';
@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 /** The body of an export, as chunks. */
 export function exportBody(
-  store: Store,
+  store: ReadStore,
   filter: CallFilter,
   format: ExportFormat,
   counts?: ExportCounts,

@@ -4,7 +4,7 @@
  * file can never disagree with the dashboard.
  */
 import type { Insight, Summary, ToolSummary } from '../metrics/report.js';
-import type { Store } from '../store/index.js';
+import type { ReadStore } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 import { metricsSummaryRoutes } from './metrics-summary-routes.js';
 import type { ApiContext } from './types.js';
@@ -16,7 +16,7 @@ export interface SummaryReport {
 }
 
 /** Runs the summary and insights handlers over `store` for `filter`. */
-export function loadSummary(store: Store, filter: CallFilter): SummaryReport {
+export function loadSummary(store: ReadStore, filter: CallFilter): SummaryReport {
   const ctx: ApiContext = {
     store,
     filter,

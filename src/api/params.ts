@@ -1,6 +1,6 @@
 /** Query parameters every operation shares: instants, the common filters, integers. */
 import { parseTimestamp } from '../ingest/timestamp.js';
-import type { Store } from '../store/index.js';
+import type { ReadStore } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 import { ApiError } from './types.js';
 
@@ -19,7 +19,7 @@ export function parseInstant(name: string, value: string): number {
 }
 
 /** Reads the shared filters (`project`, `from`, `to`, `tool`, `client`, `session`) from a query. */
-export function parseFilter(query: URLSearchParams, store: Store): CallFilter {
+export function parseFilter(query: URLSearchParams, store: ReadStore): CallFilter {
   const filter: CallFilter = {};
   const project = query.get('project');
   if (project) {

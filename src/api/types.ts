@@ -1,12 +1,13 @@
 import type { LiveBus } from '../ingest/bus.js';
 import type { SpoolState } from '../shared/spool.js';
 import type { RouteKey } from '../shared/api-routes.js';
-import type { Store } from '../store/index.js';
+import { isWritable, type ReadStore, type Store } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 
 /** Everything a JSON API handler may use. */
 export interface ApiContext {
-  store: Store;
+  /** The database; the server's is writable, an in-process caller's may be read-only. */
+  store: ReadStore;
   /** The query string. */
   query: URLSearchParams;
   /** `:name` segments of the matched route. */
@@ -75,4 +76,10 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The store of an operation that writes; a read-only open cannot answer it. */
+export function writable(store: ReadStore): Store {
+  if (!isWritable(store)) throw new ApiError(500, 'store opened read-only');
+  return store;
 }

@@ -7,7 +7,14 @@ import {
   acquireInstanceLock,
   type InstanceLock,
 } from '../store/instance-lock.js';
-import { openStore, type OpenStoreOptions, type Store } from '../store/index.js';
+import {
+  isWritable,
+  openStore,
+  probeWritable,
+  type OpenStoreOptions,
+  type ReadStore,
+  type Store,
+} from '../store/index.js';
 
 /** Options for {@link openDbForCli}. */
 export interface OpenDbOptions extends OpenStoreOptions {
@@ -43,18 +50,12 @@ function explain(error: unknown): string {
 }
 
 /**
- * SQLite quietly opens a write-protected file read-only and only fails at the first write —
- * for serve that would be the first ingest. A write that changes nothing finds out now.
- */
-function assertWritable(store: Store): void {
-  store.db.exec('SAVEPOINT mcpulse_probe; DELETE FROM settings WHERE 0; RELEASE mcpulse_probe');
-}
-
-/**
  * Opens the database for a command, turning SQLite's failures into one line that says what
  * is wrong with which file and what to do — never a stack trace.
  */
-export function openDbForCli(path: string, options: OpenDbOptions = {}): Store {
+export function openDbForCli(path: string, options: OpenDbOptions & { readonly: true }): ReadStore;
+export function openDbForCli(path: string, options?: OpenDbOptions & { readonly?: false }): Store;
+export function openDbForCli(path: string, options: OpenDbOptions = {}): ReadStore | Store {
   const { instanceLock, ...storeOptions } = options;
   let lock: InstanceLock | undefined;
   try {
@@ -62,20 +63,20 @@ export function openDbForCli(path: string, options: OpenDbOptions = {}): Store {
       lock = acquireInstanceLock(path);
     const store = openStore(path, storeOptions);
     try {
-      if (!storeOptions.readonly) assertWritable(store);
+      if (isWritable(store)) probeWritable(store);
     } catch (error) {
       store.close();
       throw error;
     }
     if (!lock) return store;
     const held = lock;
-    return {
-      ...store,
-      close: () => {
-        store.close();
-        held.release();
-      },
+    // The same object, so the store keeps its connection (src/store/connection.ts).
+    const closeStore = store.close;
+    store.close = () => {
+      closeStore();
+      held.release();
     };
+    return store;
   } catch (error) {
     lock?.release();
     if (error instanceof InstanceLockedError) throw new DatabaseOpenError(error.message);

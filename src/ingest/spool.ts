@@ -15,12 +15,16 @@
  *   a flood slows to the speed the store really sustains instead of filling the disk.
  * - A store that cannot apply (damaged pages, disk full) stops the acknowledgements: 503s,
  *   exactly like the synchronous path, until it can.
+ *
+ * Three parts: the group commit (here: acknowledge a turn's requests together), the applier
+ * (./spool-applier.ts: take them out of the spool in slices) and the announcer
+ * (./spool-announcer.ts: tell the dashboard how the backlog goes).
  */
+import type { SpoolState } from '../shared/spool.js';
 import type { Store } from '../store/index.js';
-import type { SpoolEntry, SpooledRequest } from '../store/spool.js';
+import type { SpoolEntry } from '../store/spool.js';
 import type { LiveBus } from './bus.js';
 import {
-  acceptedRecord,
   examine,
   storeFailure,
   type IngestAnswer,
@@ -29,7 +33,8 @@ import {
 } from './examine.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { SpoolState } from '../shared/spool.js';
+import { createSpoolAnnouncer } from './spool-announcer.js';
+import { BUSY_MS, createSpoolApplier } from './spool-applier.js';
 
 export interface SpooledIngestOptions {
   store: Store;
@@ -53,25 +58,6 @@ export interface SpooledIngest {
   close(): void;
 }
 
-/** How long one slice of applying aims to hold the event loop. */
-const SLICE_TARGET_MS = 12;
-/** …and once no flush has arrived for QUIET_MS: nobody waits, so fewer, larger transactions. */
-const QUIET_SLICE_MS = 40;
-const QUIET_MS = 1000;
-/** Ingest counts as busy for this long after a group; applying waits for a quiet moment… */
-const BUSY_MS = 10;
-/** …but never longer than this, so the dashboard keeps moving during a flood. */
-const STARVE_MS = 250;
-/** After a failed apply, try again this often (requests and reads also retry). */
-const RETRY_MS = 1000;
-/** The live `spool` event is sent at most this often while the backlog changes. */
-const ANNOUNCE_MS = 250;
-/**
- * While more than this many items wait, applied requests are announced by their `batch` event
- * alone: one event per call would be ~15k events/s, more than a dashboard (or a terminal)
- * can read, and the stream cuts readers that fall behind. Near live again, every row is sent.
- */
-const ROW_EVENTS_BELOW = 2_000;
 /**
  * How long a read waits for the backlog to be applied: long enough for any ordinary backlog,
  * but a flood's is answered at once with what is stored (the dashboard shows the backlog).
@@ -105,126 +91,25 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   const maxBacklog = options.maxBacklogPayloads ?? 1_000_000;
   const backlog = store.spool.backlog();
   let group: Waiting[] = [];
-  let failing: Error | null = null;
   let spooledRequests = 0;
   let lastGroupMs = -Infinity;
-  let lastSliceMs = -Infinity;
-  let readers = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  // The measured cost of applying one item (moving average), which sizes the slices.
-  let msPerItem = 0.05;
 
   const state = (): SpoolState => ({
     pendingRequests: backlog.requests,
     pendingPayloads: backlog.payloads,
     spooledRequests,
-    failing: failing?.message ?? null,
+    failing: applier.failing()?.message ?? null,
+  });
+  const announcer = createSpoolAnnouncer(bus, state);
+  const applier = createSpoolApplier({
+    store,
+    bus,
+    backlog,
+    lastGroupMs: () => lastGroupMs,
+    changed: announcer.announce,
   });
 
-  // The dashboard hears about the backlog while there is one, and once more when it is gone
-  // or applying fails or recovers — at most every ANNOUNCE_MS, never for a lone stored request.
-  let lastSent: SpoolState | null = null;
-  let announceTimer: NodeJS.Timeout | undefined;
-  let dirty = false;
-  const quiet = (s: SpoolState | null): boolean =>
-    s === null || (s.pendingRequests === 0 && s.failing === null);
-  function announce(): void {
-    if (closed) return;
-    if (announceTimer) {
-      dirty = true;
-      return;
-    }
-    const now = state();
-    if (quiet(now) && quiet(lastSent)) return;
-    if (
-      lastSent &&
-      now.failing === lastSent.failing &&
-      now.pendingRequests === lastSent.pendingRequests &&
-      now.pendingPayloads === lastSent.pendingPayloads
-    )
-      return;
-    bus.publish({ type: 'spool', data: now });
-    lastSent = now;
-    dirty = false;
-    announceTimer = setTimeout(() => {
-      announceTimer = undefined;
-      if (dirty) announce();
-    }, ANNOUNCE_MS);
-    announceTimer.unref();
-  }
-
-  /** Rebuilds a spooled request's batch; the body parsed when it was acknowledged. */
-  function toRecord(r: SpooledRequest) {
-    const { batch } = JSON.parse(r.body.toString('utf8')) as { batch: unknown[] };
-    return acceptedRecord(
-      { receivedMs: r.receivedMs, userAgent: r.userAgent ?? undefined },
-      { sha256: r.keySha256, prefix: r.keyPrefix },
-      r.body.length,
-      batch,
-    );
-  }
-
-  /** Applies one slice; throws (and remembers) the store's error. */
-  function applySlice(): void {
-    const started = performance.now();
-    let applied;
-    try {
-      const quiet = started - lastGroupMs > QUIET_MS;
-      const targetMs = quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
-      applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), toRecord);
-    } catch (error) {
-      failing = error instanceof Error ? error : new Error(String(error));
-      announce();
-      throw failing;
-    } finally {
-      lastSliceMs = performance.now();
-    }
-    failing = null;
-    if (applied.length === 0) {
-      // Someone emptied the table (clear-all): count again.
-      Object.assign(backlog, store.spool.backlog());
-      return;
-    }
-    let items = 0;
-    for (const a of applied) {
-      items += a.request.payloads;
-      backlog.requests--;
-      backlog.payloads -= a.request.payloads;
-      publishWritten(bus, a.record, a.written, backlog.payloads < ROW_EVENTS_BELOW);
-    }
-    announce();
-    if (items > 0) {
-      const measured = (performance.now() - started) / items;
-      msPerItem = Math.min(10, Math.max(0.001, (msPerItem + measured) / 2));
-    }
-  }
-
-  function schedule(delayMs: number): void {
-    if (timer || closed || backlog.requests === 0) return;
-    timer = setTimeout(tick, delayMs);
-    timer.unref();
-  }
-
-  function tick(): void {
-    timer = undefined;
-    if (backlog.requests === 0) return;
-    const now = performance.now();
-    // While flushes keep arriving, acknowledging them comes first; applying takes the quiet
-    // moments, and at least one slice every STARVE_MS.
-    if (readers === 0 && now - lastGroupMs < BUSY_MS && now - lastSliceMs < STARVE_MS) {
-      schedule(BUSY_MS);
-      return;
-    }
-    try {
-      applySlice();
-    } catch {
-      schedule(RETRY_MS);
-      return;
-    }
-    schedule(0);
-  }
-
+  /** Acknowledges the requests of one turn of the event loop together. */
   function commitGroup(): void {
     const waiting = group;
     group = [];
@@ -236,17 +121,17 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
         publishWritten(bus, record, store.writeBatch(record));
       } else {
         // A store that cannot apply must not keep acknowledging.
-        if (failing) applySlice();
+        if (applier.failing()) applier.applySlice();
         // A full spool: these acknowledgements wait until it is back under its bound.
-        while (backlog.payloads >= maxBacklog) applySlice();
+        while (backlog.payloads >= maxBacklog) applier.applySlice();
         store.spool.add(waiting.map((w) => spoolEntryOf(w.verdict)));
         for (const { verdict } of waiting) {
           backlog.requests++;
           backlog.payloads += verdict.items;
         }
         spooledRequests += waiting.length;
-        schedule(BUSY_MS);
-        announce();
+        applier.schedule(BUSY_MS);
+        announcer.announce();
       }
     } catch (error) {
       for (const w of waiting) w.resolve(storeFailure(error));
@@ -255,7 +140,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     for (const w of waiting) w.resolve(w.verdict.answer);
   }
 
-  schedule(0);
+  applier.schedule(0);
 
   return {
     handle(req) {
@@ -278,26 +163,15 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     async settle(timeoutMs) {
       if (backlog.requests === 0) return state();
       timeoutMs ??= backlog.payloads <= SMALL_BACKLOG ? SETTLE_SMALL_MS : SETTLE_LARGE_MS;
-      const deadline = performance.now() + timeoutMs;
-      readers++;
-      try {
-        while (backlog.requests > 0 && performance.now() < deadline) {
-          applySlice();
-          if (backlog.requests > 0) await new Promise((resolve) => setImmediate(resolve));
-        }
-      } finally {
-        readers--;
-      }
+      await applier.drain(performance.now() + timeoutMs);
       return state();
     },
 
     state,
 
     close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (announceTimer) clearTimeout(announceTimer);
-      timer = announceTimer = undefined;
+      applier.close();
+      announcer.close();
     },
   };
 }

@@ -7,13 +7,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { argsHash, canonicalOrNull, UNHASHABLE } from '../canonical/node.js';
-import type { Store } from '../store/index.js';
+import type { ReadStore } from '../store/index.js';
 import { ApiError, callApi } from '../api/call.js';
 import type { ApiParams } from '../shared/api-routes.js';
 import { asError, asText, callBrief, chainBrief } from './views.js';
 
 /** Opens the database on demand; throws an Error whose message the model can be shown. */
-export type StoreProvider = () => Store;
+export type StoreProvider = () => ReadStore;
 
 const scope = {
   project: z
@@ -30,7 +30,7 @@ type Result = ReturnType<typeof asText> | ReturnType<typeof asError>;
 /** Runs `fn` against the store, turning API and database errors into tool errors. */
 async function guarded(
   stores: StoreProvider,
-  fn: (store: Store) => Promise<unknown>,
+  fn: (store: ReadStore) => Promise<unknown>,
 ): Promise<Result> {
   try {
     return asText(await fn(stores()));
@@ -41,7 +41,7 @@ async function guarded(
 }
 
 /** The latest session in scope, for tools whose session is optional. */
-async function latestSession(store: Store, query: ApiParams): Promise<string> {
+async function latestSession(store: ReadStore, query: ApiParams): Promise<string> {
   const { sessions } = await callApi(store, 'sessions', {
     ...query,
     limit: 1,

@@ -9,7 +9,8 @@
  * `startups()` drops those). Each page is one complete query, so a long export never keeps
  * the connection busy between pages and ingest carries on while it streams.
  */
-import type { Store } from './index.js';
+import { connectionOf } from './connection.js';
+import type { ReadStore } from './index.js';
 import { callFilterSql } from './filter-sql.js';
 import type { CallFilter } from '../shared/rows.js';
 
@@ -76,8 +77,8 @@ const narrows = (f: CallFilter): boolean =>
  * - a range, tool or client: the startups of the sessions whose calls are exported, plus the
  *   latest startup of each project, which defines the registered tools (and so dead tools).
  */
-function selectStartups(store: Store, filter: CallFilter): RawStartup[] {
-  const db = store.db;
+function selectStartups(store: ReadStore, filter: CallFilter): RawStartup[] {
+  const db = connectionOf(store);
   const byProject = filter.projectId !== undefined ? 'project_id = @projectId' : '1';
   const cols = 'id, project_id, batch_id, session_id, client_name, extra';
   if (filter.session !== undefined) {
@@ -106,8 +107,8 @@ function selectStartups(store: Store, filter: CallFilter): RawStartup[] {
 }
 
 /** Startups in wire form, with each tool's own extra fields. */
-function startupLines(store: Store, startups: RawStartup[]): Map<number, string> {
-  const tools = store.db.prepare<
+function startupLines(store: ReadStore, startups: RawStartup[]): Map<number, string> {
+  const tools = connectionOf(store).prepare<
     [number],
     { name: string; schema_bytes: number; extra: string | null }
   >('SELECT name, schema_bytes, extra FROM startup_tools WHERE startup_id = ? ORDER BY position');
@@ -142,7 +143,7 @@ export interface ExportCounts {
  * replay reproduces the same tie-breaks between equal timestamps and the same latest startup.
  */
 export function* exportJsonl(
-  store: Store,
+  store: ReadStore,
   filter: CallFilter,
   counts: ExportCounts = { calls: 0, startups: 0 },
 ): Generator<string> {
@@ -150,7 +151,7 @@ export function* exportJsonl(
   const startupText = startupLines(store, startups);
   let nextStartup = 0;
   const { where, params } = callFilterSql(filter);
-  const page = store.db.prepare(
+  const page = connectionOf(store).prepare(
     `SELECT id, batch_id, session_id, client_name, tool_name, started_at, duration_ms, outcome,
             response_bytes, is_empty, args_hash, extra
      FROM calls ${where ? `${where} AND` : 'WHERE'} id > @after ORDER BY id LIMIT ${PAGE}`,

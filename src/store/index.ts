@@ -13,6 +13,7 @@ import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
+import { bindConnection, connectionOf } from './connection.js';
 
 export type { BatchRecord, BatchWriteResult } from './batch-record.js';
 export type {
@@ -24,23 +25,34 @@ export type {
 } from './spool.js';
 export type * from '../shared/rows.js';
 
-/** An open database. */
-export interface Store {
+/**
+ * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and
+ * the spool's backlog, nothing that writes. The connection stays inside the store
+ * (connection.ts).
+ */
+export interface ReadStore {
   readonly path: string;
-  /** The underlying connection, for store-internal query modules only. */
-  readonly db: Database.Database;
   readonly read: Reader;
-  /** Writes one ingest request atomically. */
-  writeBatch(record: BatchRecord): BatchWriteResult;
   /**
    * Brings every call's derived facts up to date (a no-op unless `deferDerived` left some
-   * pending). Readers of metrics call this first; returns how many calls it maintained.
+   * pending, and always on a read-only open). Readers of metrics call this first; returns how
+   * many calls it maintained.
    */
   flushDerived(): number;
   /** Requests acknowledged but not yet applied (src/store/spool.ts). */
-  readonly spool: SpoolTable;
+  readonly spool: Pick<SpoolTable, 'backlog'>;
   close(): void;
 }
+
+/** A database opened for writing (the server, import): a {@link ReadStore} that also writes. */
+export interface Store extends ReadStore {
+  /** Writes one ingest request atomically. */
+  writeBatch(record: BatchRecord): BatchWriteResult;
+  readonly spool: SpoolTable;
+}
+
+/** Is `store` open for writing? */
+export const isWritable = (store: ReadStore): store is Store => 'writeBatch' in store;
 
 /** Options for {@link openStore}. */
 export interface OpenStoreOptions {
@@ -60,9 +72,12 @@ export interface OpenStoreOptions {
 
 /**
  * Opens (creating if needed) and migrates the database at `path`. `:memory:` works for tests
- * that do not care about the file.
+ * that do not care about the file. With `readonly: true` the handle is a {@link ReadStore}.
  */
-export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+export function openStore(path: string, options: OpenStoreOptions & { readonly: true }): ReadStore;
+export function openStore(path: string, options?: OpenStoreOptions & { readonly?: false }): Store;
+export function openStore(path: string, options?: OpenStoreOptions): ReadStore | Store;
+export function openStore(path: string, options: OpenStoreOptions = {}): ReadStore | Store {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, {
     readonly: options.readonly ?? false,
@@ -80,18 +95,14 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     options.backgroundCheckpoints && !options.readonly ? startCheckpointer(path) : null;
   if (checkpointer) db.pragma('wal_autocheckpoint = 0');
   if (options.readonly) {
-    const refuse = (): never => {
-      throw new Error('store opened read-only');
-    };
-    return {
+    const reader: ReadStore = {
       path,
-      db,
       read: createReader(db),
-      writeBatch: refuse,
       flushDerived: () => 0,
-      spool: { add: refuse, apply: refuse, backlog: () => readonlyBacklog(db) },
+      spool: { backlog: () => readonlyBacklog(db) },
       close: () => db.close(),
     };
+    return bindConnection(reader, db);
   }
   const queue = createDerivedQueue(db, createDerivedMaintainer(db));
   // Whatever a crash left pending is maintained before anything reads it. If that fails (a
@@ -104,9 +115,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   }
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
-  return {
+  const store: Store = {
     path,
-    db,
     read: createReader(db),
     writeBatch: (record) => {
       const result = write(record);
@@ -128,10 +138,26 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       db.close();
     },
   };
+  return bindConnection(store, db);
 }
 
 /** A read-only open does not migrate: a file from before the spool has no backlog. */
 function readonlyBacklog(db: Database.Database): SpoolBacklog {
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'spool'");
   return exists.get() ? countBacklog(db) : { requests: 0, payloads: 0, oldestMs: null };
+}
+
+/** The schema version of the file (`PRAGMA user_version`: the last migration applied). */
+export function schemaVersion(store: ReadStore): number {
+  return connectionOf(store).pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * SQLite quietly opens a write-protected file read-only and only fails at the first write —
+ * for serve that would be the first ingest. A write that changes nothing finds out now.
+ */
+export function probeWritable(store: Store): void {
+  connectionOf(store).exec(
+    'SAVEPOINT mcpulse_probe; DELETE FROM settings WHERE 0; RELEASE mcpulse_probe',
+  );
 }

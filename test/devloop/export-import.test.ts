@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from '../../src/api/call.js';
-import { openStore, type CallRow, type Store } from '../../src/store/index.js';
+import { openStore, type CallRow, type ReadStore } from '../../src/store/index.js';
 import { runCli, spawnCli, waitForOutput } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -52,7 +52,7 @@ const wire = (c: CallRow) => ({
 });
 
 /** Every number the dashboard shows for a store, minus the echo of the filter. */
-async function numbers(store: Store, query: Record<string, string> = {}) {
+async function numbers(store: ReadStore, query: Record<string, string> = {}) {
   const { filter: _f, ...summary } = await callApi(store, 'summary', query);
   const sessions = await callApi(store, 'sessions', {
     ...query,

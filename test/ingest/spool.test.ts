@@ -15,6 +15,7 @@ import {
   untilSpoolApplied,
   type TestServer,
 } from '../helpers/server.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -224,8 +225,8 @@ describe('ingest spool', () => {
     // Acknowledged requests waiting in the spool…
     t = await serverOverSpool(leftInSpool(['s_wait_1', 's_wait_2'], 200, 'mp_live_wait'));
     // …and a database that cannot grow by the pages applying them needs.
-    const pages = t.store.db.pragma('page_count', { simple: true }) as number;
-    t.store.db.pragma(`max_page_count = ${pages}`);
+    const pages = connectionOf(t.store).pragma('page_count', { simple: true }) as number;
+    connectionOf(t.store).pragma(`max_page_count = ${pages}`);
     // The status route answers anyway (it reads what is there) and names the fault.
     const status = await t.api<{ spool: SpoolState }>('/api/status');
     expect(status.spool.failing).toBe('database or disk is full');
@@ -245,7 +246,7 @@ describe('ingest spool', () => {
     expect(summary.status).toBe(500);
     expect(((await summary.json()) as { error: string }).error).toMatch(/disk is full/);
     // Room again: everything acknowledged is stored, nothing refused is.
-    t.store.db.pragma('max_page_count = 1073741823');
+    connectionOf(t.store).pragma('max_page_count = 1073741823');
     expect((await t.ingest({ batch: batch('s_after', 5) })).status).toBe(202);
     await t.api('/api/summary');
     expect(storedBySession(t.dbPath)).toEqual({ s_wait_1: 200, s_wait_2: 200, s_after: 5 });

@@ -8,6 +8,7 @@ import type { CallView, Summary } from '../../src/metrics/report.js';
 import { createMetricsMaintainer } from '../../src/store/metrics/maintain.js';
 import { call, snapshot, startup } from './helpers.js';
 import { startHarness, type Harness } from './server.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 interface SessionDetail {
   session: {
@@ -42,7 +43,7 @@ const at = (iso: string, hash: string, more: Record<string, unknown> = {}) =>
 /** Facts kept at ingest must equal a rebuild from raw rows, whatever arrived when. */
 function expectExact() {
   const before = snapshot(h.store);
-  createMetricsMaintainer(h.store.db).rebuildAll();
+  createMetricsMaintainer(connectionOf(h.store)).rebuildAll();
   expect(snapshot(h.store)).toEqual(before);
 }
 
@@ -260,11 +261,11 @@ describe('edge cases through the real ingest path', () => {
       ),
     );
     expect((await h.get<Summary>('/api/summary')).retries).toBe(2);
-    h.store.db.prepare("DELETE FROM calls WHERE args_hash = 'bbbbbbbbbbbb'").run();
+    connectionOf(h.store).prepare("DELETE FROM calls WHERE args_hash = 'bbbbbbbbbbbb'").run();
     const s = await h.get<Summary>('/api/summary');
     expect(s).toMatchObject({ calls: 2, retries: 1, retry_chains: 1 });
     expectExact();
-    h.store.db.prepare('DELETE FROM projects').run();
+    connectionOf(h.store).prepare('DELETE FROM projects').run();
     expect(await h.get<Summary>('/api/summary')).toMatchObject({
       calls: 0,
       sessions: 0,

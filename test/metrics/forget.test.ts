@@ -10,6 +10,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { createCallForgetter } from '../../src/store/metrics/forget.js';
 import { DERIVED_TABLES, rebuildSql } from '../../src/store/metrics/sql.js';
 import { call, snapshot, write } from './helpers.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 let store: Store;
 beforeEach(() => {
@@ -19,14 +20,14 @@ afterEach(() => store.close());
 
 const byNumber = (a: number, b: number) => a - b;
 const dirty = () =>
-  store.db
+  connectionOf(store)
     .prepare<[], { project_id: number }>('SELECT project_id FROM metrics_dirty ORDER BY 1')
     .all()
     .map((d) => d.project_id);
 
 /** The ids of a session's calls in session order, with their start times. */
 const sessionOrder = (session: string) =>
-  store.db
+  connectionOf(store)
     .prepare<[string], { id: number; started_ms: number; project_id: number }>(
       'SELECT id, started_ms, project_id FROM calls WHERE session_id = ? ORDER BY started_ms, id',
     )
@@ -35,13 +36,13 @@ const sessionOrder = (session: string) =>
 /** Asserts what is stored equals a rebuild from scratch. */
 function expectEqualsRebuild(): void {
   const kept = snapshot(store);
-  store.db.exec(rebuildSql());
+  connectionOf(store).exec(rebuildSql());
   expect(snapshot(store)).toEqual(kept);
 }
 
 describe('forgetting calls', () => {
   it('knows every derived table of the current schema', () => {
-    expect(createCallForgetter(store.db).exact).toBe(true);
+    expect(createCallForgetter(connectionOf(store)).exact).toBe(true);
     expect(DERIVED_TABLES.length).toBeGreaterThan(0);
   });
 
@@ -54,11 +55,13 @@ describe('forgetting calls', () => {
       call({ t: 41_000, tool: 'search', hash: 'cccccccccccc' }),
     ]);
     const ids = sessionOrder('s_000000000001').map((r) => r.id);
-    const report = createCallForgetter(store.db).forget(ids.slice(0, 3));
+    const report = createCallForgetter(connectionOf(store)).forget(ids.slice(0, 3));
     expect(report).toMatchObject({ calls: 3, rebuild: [] });
     expect(report.adjusted).toHaveLength(1);
     expect(dirty()).toEqual([]);
-    expect(store.db.prepare('SELECT prev_tool FROM calls WHERE id = ?').get(ids[3])).toEqual({
+    expect(
+      connectionOf(store).prepare('SELECT prev_tool FROM calls WHERE id = ?').get(ids[3]),
+    ).toEqual({
       prev_tool: null,
     });
     expectEqualsRebuild();
@@ -68,16 +71,16 @@ describe('forgetting calls', () => {
     write(store, [call({ t: 0 }), call({ t: 10_000, hash: 'bbbbbbbbbbbb' }), call({ t: 90_000 })]);
     write(store, [call({ t: 0, session_id: 's_other' })], 'mp_live_other');
     const [a, b, c] = sessionOrder('s_000000000001');
-    const forgetter = createCallForgetter(store.db);
+    const forgetter = createCallForgetter(connectionOf(store));
     expect(forgetter.forget([a!.id])).toMatchObject({ calls: 1, rebuild: [a!.project_id] });
     expect(dirty()).toEqual([a!.project_id]);
-    store.db.exec(rebuildSql(a!.project_id));
+    connectionOf(store).exec(rebuildSql(a!.project_id));
     expectEqualsRebuild();
 
     // Deferred maintenance: a call stored but not yet maintained has run_id 0.
-    store.db.prepare('UPDATE calls SET run_id = 0 WHERE id = ?').run(b!.id);
+    connectionOf(store).prepare('UPDATE calls SET run_id = 0 WHERE id = ?').run(b!.id);
     expect(forgetter.forget([b!.id]).rebuild).toEqual([a!.project_id]);
-    store.db.exec(rebuildSql(a!.project_id));
+    connectionOf(store).exec(rebuildSql(a!.project_id));
     expect(forgetter.forget([c!.id]).rebuild).toEqual([]);
     expect(dirty()).toEqual([]);
     expectEqualsRebuild();
@@ -144,7 +147,7 @@ describe('forgetting calls', () => {
           const unclean = new Set<number>();
           const touched = new Set<number>();
           let seed = 0;
-          for (const project of store.db
+          for (const project of connectionOf(store)
             .prepare<[], { id: number }>('SELECT id FROM projects')
             .all())
             for (const session of ['s_a', 's_b', 's_c']) {
@@ -157,14 +160,14 @@ describe('forgetting calls', () => {
               if (next && next.started_ms - rows[k - 1]!.started_ms <= RETRY_WINDOW_MS)
                 unclean.add(project.id);
             }
-          const report = createCallForgetter(store.db).forget(doomed);
+          const report = createCallForgetter(connectionOf(store)).forget(doomed);
           expect(report.calls).toBe(doomed.length);
           expect(report.rebuild.sort(byNumber)).toEqual([...unclean].sort(byNumber));
           expect(report.adjusted.sort(byNumber)).toEqual(
             [...touched].filter((p) => !unclean.has(p)).sort(byNumber),
           );
           expect(dirty()).toEqual([...unclean].sort(byNumber));
-          for (const p of unclean) store.db.exec(rebuildSql(p));
+          for (const p of unclean) connectionOf(store).exec(rebuildSql(p));
           expectEqualsRebuild();
         },
       ),

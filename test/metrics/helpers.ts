@@ -6,6 +6,7 @@ import { parseTimestamp } from '../../src/ingest/timestamp.js';
 import type { CallPayload, StartupPayload } from '../../src/shared/wire.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import type { BatchRecord } from '../../src/store/batch-record.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 export const BASE = Date.UTC(2026, 11, 2, 10, 0, 0);
 
@@ -89,7 +90,7 @@ export function write(
 
 /** Every derived column and rollup, for comparing incremental maintenance with a rebuild. */
 export function snapshot(store: Store) {
-  const q = (sql: string) => store.db.prepare(sql).all();
+  const q = (sql: string) => connectionOf(store).prepare(sql).all();
   return {
     calls: q(
       'SELECT id, link, prev_link, fcs, run_id, chain, prev_tool, size_bucket FROM calls ORDER BY id',

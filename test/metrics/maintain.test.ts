@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deriveSession } from '../../src/metrics/links.js';
 import { createMetricsMaintainer } from '../../src/store/metrics/maintain.js';
 import { call, snapshot, tempStore, write } from './helpers.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 let store: ReturnType<typeof tempStore>;
 beforeEach(() => {
@@ -10,12 +11,12 @@ beforeEach(() => {
 });
 afterEach(() => store.cleanup());
 
-const rebuild = () => createMetricsMaintainer(store.db).rebuildAll();
+const rebuild = () => createMetricsMaintainer(connectionOf(store)).rebuildAll();
 
 /** Asserts stored facts equal both a full rebuild and the pure reference. */
 function expectExact() {
   const incremental = snapshot(store);
-  const rows = store.db
+  const rows = connectionOf(store)
     .prepare(
       'SELECT id, project_id, session_id, tool_name, started_ms, args_hash, outcome, is_empty FROM calls',
     )
@@ -56,14 +57,14 @@ describe('incremental maintenance', () => {
   it('a late call between two retries turns them into repeats and dissolves the chain', () => {
     write(store, [call({ t: 0, hash: 'aaaaaaaaaaaa' })]);
     write(store, [call({ t: 20_000, hash: 'bbbbbbbbbbbb' })]);
-    let rows = store.db.prepare('SELECT chain FROM calls ORDER BY id').all();
+    let rows = connectionOf(store).prepare('SELECT chain FROM calls ORDER BY id').all();
     expect(rows).toEqual([{ chain: 1 }, { chain: 1 }]);
     // Arrives late, started in between: a→a repeat, a→b retry still. Then a late bb before b.
     write(store, [call({ t: 10_000, hash: 'aaaaaaaaaaaa' })]);
     expectExact();
     write(store, [call({ t: 15_000, hash: '000000000000' })]);
     expectExact();
-    rows = store.db.prepare('SELECT link FROM calls ORDER BY started_ms, id').all();
+    rows = connectionOf(store).prepare('SELECT link FROM calls ORDER BY started_ms, id').all();
     expect(rows).toEqual([{ link: 2 }, { link: 3 }, { link: 3 }, { link: 0 }]);
   });
 
@@ -75,7 +76,7 @@ describe('incremental maintenance', () => {
     ]);
     write(store, [call({ t: 52_000, hash: 'cccccccccccc' })]);
     expectExact();
-    const runs = store.db.prepare('SELECT DISTINCT run_id, chain FROM calls').all();
+    const runs = connectionOf(store).prepare('SELECT DISTINCT run_id, chain FROM calls').all();
     expect(runs).toEqual([{ run_id: 1, chain: 1 }]);
   });
 
@@ -91,7 +92,9 @@ describe('incremental maintenance', () => {
     write(store, [call({ t: 75_000, tool: 'other' })]);
     write(store, [call({ t: 80_000, hash: 'dddddddddddd' })]);
     expectExact();
-    expect(store.db.prepare('SELECT count(*) n FROM calls WHERE chain = 1').get()).toEqual({
+    expect(
+      connectionOf(store).prepare('SELECT count(*) n FROM calls WHERE chain = 1').get(),
+    ).toEqual({
       n: 16,
     });
   });

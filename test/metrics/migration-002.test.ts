@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/index.js';
 import { metricsOf } from '../../src/store/metrics/queries.js';
 import { createMetricsMaintainer } from '../../src/store/metrics/maintain.js';
 import { call, snapshot, write } from './helpers.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -55,9 +56,11 @@ describe('migration 002', () => {
     const path = v1Database();
     const store = openStore(path);
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
+      expect(connectionOf(store).pragma('user_version', { simple: true })).toBe(
+        MIGRATIONS.at(-1)!.version,
+      );
       expect(store.read.counts()).toMatchObject({ projects: 1, calls: 5, startups: 1, batches: 1 });
-      const rows = store.db
+      const rows = connectionOf(store)
         .prepare(
           'SELECT id, tool_name, started_ms, args_hash, outcome, is_empty, link, prev_link, fcs, run_id, chain, prev_tool FROM calls',
         )
@@ -93,7 +96,7 @@ describe('migration 002', () => {
         registered: true,
       });
       expect(
-        store.db
+        connectionOf(store)
           .prepare('SELECT calls, retries, unknown_links, resolved FROM metrics_chains')
           .all(),
       ).toEqual([{ calls: 4, retries: 2, unknown_links: 1, resolved: 0 }]);
@@ -109,7 +112,7 @@ describe('migration 002', () => {
         }),
       ]);
       const before = snapshot(store);
-      createMetricsMaintainer(store.db).rebuildAll();
+      createMetricsMaintainer(connectionOf(store)).rebuildAll();
       expect(snapshot(store)).toEqual(before);
     } finally {
       store.close();

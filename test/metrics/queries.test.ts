@@ -13,6 +13,7 @@ import { buildSummary } from '../../src/metrics/report.js';
 import { metricsOf } from '../../src/store/metrics/queries.js';
 import type { CallFilter } from '../../src/shared/rows.js';
 import { BASE, call, startup, tempStore, write } from './helpers.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const DAY = 86_400_000;
 let store: ReturnType<typeof tempStore>;
@@ -91,7 +92,7 @@ beforeAll(() => {
       ['unused', 50],
     ]),
   ]);
-  const rows = store.db
+  const rows = connectionOf(store)
     .prepare(
       `SELECT id, project_id, session_id, client_name, tool_name, started_ms, duration_ms, outcome,
               is_empty, response_bytes, args_hash FROM calls`,

@@ -30,6 +30,7 @@ import {
   serveExpectingExit,
   tempDir,
 } from './helpers/process.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const { dir, remove } = tempDir('mcpulse-faults-');
 afterAll(remove);
@@ -239,8 +240,8 @@ describe('disk full', () => {
     const t = await startTestServer({ retention: false });
     try {
       await seed(t.url, ['s_before']);
-      const pages = t.store.db.pragma('page_count', { simple: true }) as number;
-      t.store.db.pragma(`max_page_count = ${pages + 3}`);
+      const pages = connectionOf(t.store).pragma('page_count', { simple: true }) as number;
+      connectionOf(t.store).pragma(`max_page_count = ${pages + 3}`);
       const acked = ['s_before'];
       let refused = 0;
       for (let i = 0; i < 30 && refused < 3; i++) {
@@ -255,7 +256,7 @@ describe('disk full', () => {
         }
       }
       expect(refused).toBe(3);
-      t.store.db.pragma('max_page_count = 1073741823');
+      connectionOf(t.store).pragma('max_page_count = 1073741823');
       await seed(t.url, ['s_after']);
       acked.push('s_after');
       expect(Object.keys(storedBySession(t.dbPath)).sort()).toEqual(acked.sort());

@@ -18,13 +18,14 @@ import {
 } from '../../src/store/retention/index.js';
 import { startTestServer } from '../helpers/server.js';
 import { ingestAt, rng, sessionCalls, type WireCall } from './helpers/data.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2, 12);
 
 /** Everything derived from calls (every table in DERIVED_TABLES), without zero rows. */
 function derivedState(store: Store) {
-  const all = (sql: string) => store.db.prepare(sql).all();
+  const all = (sql: string) => connectionOf(store).prepare(sql).all();
   return {
     calls: all(
       'SELECT id, link, prev_link, fcs, run_id, chain, prev_tool, size_bucket FROM calls ORDER BY id',
@@ -43,14 +44,16 @@ function derivedState(store: Store) {
 
 /** Retention left nothing for the engine to rebuild, and what it left equals a full rebuild. */
 function expectDerivedExact(store: Store): void {
-  expect(store.db.prepare('SELECT count(*) AS n FROM metrics_dirty').get()).toEqual({ n: 0 });
+  expect(connectionOf(store).prepare('SELECT count(*) AS n FROM metrics_dirty').get()).toEqual({
+    n: 0,
+  });
   const kept = derivedState(store);
-  store.db.exec(rebuildSql());
+  connectionOf(store).exec(rebuildSql());
   expect(kept).toEqual(derivedState(store));
 }
 
 function callsBySession(store: Store): Record<string, number> {
-  const rows = store.db
+  const rows = connectionOf(store)
     .prepare<[], { session_id: string; n: number }>(
       'SELECT session_id, count(*) AS n FROM calls GROUP BY session_id',
     )
@@ -74,15 +77,22 @@ describe('retention passes', () => {
   });
 
   it('defaults to 2,000,000 calls and 30 days, stored as a setting', () => {
-    expect(readRetentionSettings(store.db)).toEqual(DEFAULT_RETENTION);
+    expect(readRetentionSettings(connectionOf(store))).toEqual(DEFAULT_RETENTION);
     expect(DEFAULT_RETENTION).toEqual({ max_calls: 2_000_000, max_age_days: 30 });
-    writeRetentionSettings(store.db, { max_age_days: 7 });
-    expect(readRetentionSettings(store.db)).toEqual({ max_calls: 2_000_000, max_age_days: 7 });
-    expect(() => writeRetentionSettings(store.db, { max_age_days: 0 })).toThrow(
+    writeRetentionSettings(connectionOf(store), { max_age_days: 7 });
+    expect(readRetentionSettings(connectionOf(store))).toEqual({
+      max_calls: 2_000_000,
+      max_age_days: 7,
+    });
+    expect(() => writeRetentionSettings(connectionOf(store), { max_age_days: 0 })).toThrow(
       /max_age_days: expected an integer/,
     );
-    expect(() => writeRetentionSettings(store.db, { max_calls: 10 })).toThrow(/max_calls/);
-    expect(() => writeRetentionSettings(store.db, { keep: 1 })).toThrow(/keep: unknown setting/);
+    expect(() => writeRetentionSettings(connectionOf(store), { max_calls: 10 })).toThrow(
+      /max_calls/,
+    );
+    expect(() => writeRetentionSettings(connectionOf(store), { keep: 1 })).toThrow(
+      /keep: unknown setting/,
+    );
   });
 
   it('by age: deletes sessions that ended before the cutoff whole, and only the old runs of a live one', async () => {
@@ -135,20 +145,22 @@ describe('retention passes', () => {
     for (let i = 0; i < 3; i++) expect(after[`s_new_${i}`]).toBe(before[`s_new_${i}`]);
     expect(report.deleted.calls).toBe(5 * 120 + 150 + 40);
 
-    const startups = store.db
+    const startups = connectionOf(store)
       .prepare<[], { session_id: string }>('SELECT session_id FROM startups ORDER BY id')
       .all();
     expect(startups.map((s) => s.session_id)).toEqual(['s_b', 's_new_0']);
-    expect(store.db.prepare('SELECT count(*) AS n FROM rejections').get()).toEqual({ n: 1 });
+    expect(connectionOf(store).prepare('SELECT count(*) AS n FROM rejections').get()).toEqual({
+      n: 1,
+    });
     // Old batches went, and nothing points at a deleted row.
     expect(
-      store.db
+      connectionOf(store)
         .prepare('SELECT count(*) AS n FROM batches WHERE received_ms < ?')
         .get(NOW - 30 * DAY),
     ).toEqual({
       n: 2, // project B's batch with its kept startup, and the straddling session's first batch
     });
-    expect(store.db.pragma('foreign_key_check')).toEqual([]);
+    expect(connectionOf(store).pragma('foreign_key_check')).toEqual([]);
     expectDerivedExact(store);
 
     // A second pass finds nothing more to do.
@@ -168,7 +180,7 @@ describe('retention passes', () => {
         sessionCalls(`s_${String(i).padStart(2, '0')}`, NOW - (30 - i) * 3_600_000, 100, r),
         NOW - (30 - i) * 3_600_000,
       );
-    writeRetentionSettings(store.db, { max_calls: 1_000 });
+    writeRetentionSettings(connectionOf(store), { max_calls: 1_000 });
     const report = await createRetention(store, { now: () => NOW, chunkRows: 64 }).runPass();
     expect(report.error).toBeUndefined();
     const after = callsBySession(store);
@@ -212,7 +224,7 @@ describe('retention passes', () => {
           sessionCalls(`s_old_${i}`, NOW - 40 * DAY + i * 600_000, 250, r),
           NOW - 40 * DAY,
         );
-      const oldLeft = t.store.db.prepare<[], { n: number }>(
+      const oldLeft = connectionOf(t.store).prepare<[], { n: number }>(
         "SELECT count(*) AS n FROM calls WHERE session_id LIKE 's_old_%'",
       );
       const retention = createRetention(t.store, { now: () => NOW, chunkRows: 500 });
@@ -337,7 +349,7 @@ describe('retention through the server', () => {
       expect((await clear('{"confirm":"delete all data"}', 'text/plain')).status).toBe(415);
       expect(callsBySession(t.store).s_x).toBe(30);
 
-      const triggers = t.store.db
+      const triggers = connectionOf(t.store)
         .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger'")
         .get();
       const events = new AbortController();
@@ -354,7 +366,7 @@ describe('retention through the server', () => {
         text += new TextDecoder().decode((await reader.read()).value);
       events.abort();
 
-      const counts = t.store.db
+      const counts = connectionOf(t.store)
         .prepare(
           `SELECT (SELECT count(*) FROM calls) + (SELECT count(*) FROM batches) + (SELECT count(*) FROM projects)
                   + (SELECT count(*) FROM rejections) + (SELECT count(*) FROM metrics_daily) + (SELECT count(*) FROM metrics_sessions) AS n`,
@@ -364,7 +376,9 @@ describe('retention through the server', () => {
       expect(await t.api('/api/settings/retention')).toMatchObject({ max_age_days: 9 });
       // The triggers are back and ingest carries on, derived facts exact.
       expect(
-        t.store.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger'").get(),
+        connectionOf(t.store)
+          .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger'")
+          .get(),
       ).toEqual(triggers);
       expect((await t.ingest({ batch: sessionCalls('s_y', NOW, 30, r) })).status).toBe(202);
       expect(callsBySession(t.store)).toEqual({ s_y: 30 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRow } from '../../src/store/index.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -126,7 +127,7 @@ describe('the dashboard and the API', () => {
   it('never writes the key itself to the database file', async () => {
     const key = 'mp_live_SECRET0123456789abcdefghijklmno';
     expect((await t.ingest(capture('ts-sdk-exercise'), { key })).status).toBe(202);
-    t.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    connectionOf(t.store).pragma('wal_checkpoint(TRUNCATE)');
     const bytes = readFileSync(t.dbPath).toString('latin1');
     expect(bytes).not.toContain(key);
     expect(bytes).not.toContain('SECRET0123456789');

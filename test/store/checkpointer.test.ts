@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { BatchRecord } from '../../src/store/index.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -46,7 +47,7 @@ describe('background WAL checkpoints', () => {
     const path = join(dir, 'devtools.db');
     const store = openStore(path, { backgroundCheckpoints: true });
     try {
-      expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      expect(connectionOf(store).pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       const before = statSync(path).size;
       for (let i = 0; i < 60; i++) store.writeBatch(record(i));
       // Nothing on the writer copies pages back: the database file has not grown yet…
@@ -67,7 +68,7 @@ describe('background WAL checkpoints', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));
     dirs.push(dir);
     const store = openStore(join(dir, 'devtools.db'));
-    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(connectionOf(store).pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     store.close();
   });
 });

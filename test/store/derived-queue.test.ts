@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { rebuildSql } from '../../src/store/metrics/sql.js';
 import { call, snapshot, tempStore, write } from '../metrics/helpers.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const stores: ReturnType<typeof tempStore>[] = [];
 afterEach(() => stores.splice(0).forEach((s) => s.cleanup()));
@@ -28,7 +29,7 @@ function traffic(store: ReturnType<typeof tempStore>): void {
 
 /** What a rebuild from the raw rows gives, on the same connection. */
 function rebuilt(store: ReturnType<typeof tempStore>) {
-  store.db.exec(rebuildSql());
+  connectionOf(store).exec(rebuildSql());
   return snapshot(store);
 }
 
@@ -43,7 +44,7 @@ describe('deferred derived facts', () => {
     });
     stores.push(deferred as ReturnType<typeof tempStore>);
     traffic(deferred as ReturnType<typeof tempStore>);
-    const mark = deferred.db
+    const mark = connectionOf(deferred)
       .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
       .pluck();
     expect(mark.get()).toBe('0');
@@ -79,11 +80,11 @@ describe('deferred derived facts', () => {
     const crashed = openStore(path, { deferDerived: true });
     traffic(Object.assign(crashed, { cleanup: () => {}, dir: '' }));
     // A kill -9 before the deferred flush: the connection goes away without close().
-    crashed.db.close();
+    connectionOf(crashed).close();
     const reopened = openStore(path);
     const facts = snapshot(Object.assign(reopened, { cleanup: () => {}, dir: '' }));
     expect(
-      reopened.db
+      connectionOf(reopened)
         .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
         .pluck()
         .get(),
@@ -100,7 +101,7 @@ describe('deferred derived facts', () => {
     const deferred = openStore(path, { deferDerived: true });
     for (let i = 0; i < 3; i++) traffic(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
     const mark = () =>
-      deferred.db
+      connectionOf(deferred)
         .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
         .pluck()
         .get();
@@ -115,8 +116,11 @@ describe('deferred derived facts', () => {
 });
 
 describe('the watermark when calls are deleted (migration 003, clear-all)', () => {
-  const mark = (s: { db: import('better-sqlite3').Database }) =>
-    s.db.prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'").pluck().get();
+  const mark = (s: Store) =>
+    connectionOf(s)
+      .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
+      .pluck()
+      .get();
 
   it('follows deletes of the newest calls down, so reused ids are maintained', () => {
     const store = tempStore();
@@ -124,7 +128,7 @@ describe('the watermark when calls are deleted (migration 003, clear-all)', () =
     traffic(store);
     expect(mark(store)).toBe('60');
     // Deleting the newest calls (say, retention emptying an idle project) lowers it…
-    store.db.prepare('DELETE FROM calls WHERE id > 40').run();
+    connectionOf(store).prepare('DELETE FROM calls WHERE id > 40').run();
     expect(mark(store)).toBe('40');
     // …so the calls that reuse ids 41… are maintained, and the facts equal a rebuild.
     traffic(store);
@@ -135,7 +139,7 @@ describe('the watermark when calls are deleted (migration 003, clear-all)', () =
     const store = tempStore();
     stores.push(store);
     traffic(store);
-    store.db.prepare('DELETE FROM calls WHERE id <= 10').run();
+    connectionOf(store).prepare('DELETE FROM calls WHERE id <= 10').run();
     expect(mark(store)).toBe('60');
   });
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseTooNewError, migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/index.js';
+import { connectionOf } from '../../src/store/connection.js';
 
 const dirs: string[] = [];
 const tempDb = (): string => {
@@ -58,7 +59,9 @@ describe('migrations', () => {
       .run();
     old.close();
     const store = openStore(path);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
+    expect(connectionOf(store).pragma('user_version', { simple: true })).toBe(
+      MIGRATIONS.at(-1)!.version,
+    );
     expect(store.read.projects().map((p) => p.key_prefix)).toEqual(['mp_live_old']);
     store.close();
     const again = openStore(path); // a second open is a no-op, not an error
@@ -74,8 +77,8 @@ describe('migrations', () => {
 
   it('opens in WAL mode with foreign keys on', () => {
     const store = openStore(tempDb());
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(connectionOf(store).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(connectionOf(store).pragma('foreign_keys', { simple: true })).toBe(1);
     store.close();
   });
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { parseFilter } from '../../api/params.js';
 import { ApiError } from '../../api/types.js';
-import type { Store } from '../../store/index.js';
+import { schemaVersion, type ReadStore } from '../../store/index.js';
 import type { CallFilter } from '../../shared/rows.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
 import { UsageError } from '../io.js';
@@ -33,7 +33,7 @@ export const FILTER_USAGE = `  --project P        one project: its key prefix (f
 /** Builds the filter from parsed flags; bad values are usage errors. */
 export function filterFromFlags(
   values: Partial<Record<keyof typeof FILTER_OPTIONS, string>>,
-  store: Store,
+  store: ReadStore,
 ): CallFilter {
   const query = new URLSearchParams();
   for (const name of Object.keys(FILTER_OPTIONS) as (keyof typeof FILTER_OPTIONS)[]) {
@@ -55,12 +55,12 @@ export function filterFromFlags(
  * A missing file is one clear line. Acknowledged flushes still in the ingest spool (a
  * dashboard stopped before storing them) are not in what a reader sees: `warn` says so.
  */
-export function openExisting(path: string, warn: (line: string) => void): Store {
+export function openExisting(path: string, warn: (line: string) => void): ReadStore {
   if (path !== ':memory:' && !existsSync(path)) {
     throw new UsageError(`no database at ${path} — pass --db with the file the dashboard uses`);
   }
   let store = openDbForCli(path, { readonly: true });
-  const version = store.db.pragma('user_version', { simple: true }) as number;
+  const version = schemaVersion(store);
   if (version < (MIGRATIONS.at(-1)?.version ?? 0)) {
     store.close();
     openDbForCli(path).close();

@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Readable, Writable } from 'node:stream';
 import { createDataServer } from '../../mcp/server.js';
 import { VERSION } from '../../server/version.js';
-import type { Store } from '../../store/index.js';
+import type { ReadStore } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import type { Command } from '../io.js';
 import { defaultDbPath } from '../../host/paths.js';
@@ -36,8 +36,8 @@ export const command: Command = {
     const dbPath = values.db ?? defaultDbPath(io.env);
     // Opened on the first question, not at start-up: the assistant may start this before the
     // dashboard has ever created the file, and a missing file is an answer, not a crash.
-    let store: Store | undefined;
-    const stores = (): Store => (store ??= openExisting(dbPath, (l) => io.stderr.write(l)));
+    let store: ReadStore | undefined;
+    const stores = (): ReadStore => (store ??= openExisting(dbPath, (l) => io.stderr.write(l)));
     const server = createDataServer(stores, VERSION);
     const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable);
     // stdout is the protocol: anything else goes to stderr.

@@ -14,6 +14,8 @@ import { sizeQueries } from './queries/sizes.js';
 import { summaryQueries } from './queries/summary.js';
 import { timeseriesQueries } from './queries/timeseries.js';
 import { toolQueries } from './queries/tools.js';
+import { connectionOf } from '../connection.js';
+import type { ReadStore } from '../index.js';
 
 export { CALL_COLUMNS, type FactRow } from './queries/call-rows.js';
 export type { ChainRow } from './queries/chains.js';
@@ -61,8 +63,9 @@ export type MetricsQueries = ReturnType<typeof createMetricsQueries>;
 const cache = new WeakMap<Database.Database, MetricsQueries>();
 
 /** The metrics queries of a store's connection (prepared once per connection). */
-export function metricsOf(store: { db: Database.Database }): MetricsQueries {
-  let q = cache.get(store.db);
-  if (!q) cache.set(store.db, (q = createMetricsQueries(store.db, store.db.readonly)));
+export function metricsOf(store: ReadStore): MetricsQueries {
+  const db = connectionOf(store);
+  let q = cache.get(db);
+  if (!q) cache.set(db, (q = createMetricsQueries(db, db.readonly)));
   return q;
 }

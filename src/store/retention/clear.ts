@@ -4,6 +4,7 @@
  */
 import { resetDerivedWatermark } from '../derived-queue.js';
 import type { Store } from '../index.js';
+import { connectionOf } from '../connection.js';
 
 /** Rows removed by {@link clearAll}, by table (every table but `settings`, the raw ones named). */
 export interface ClearReport {
@@ -21,7 +22,7 @@ export interface ClearReport {
  * file is compacted (VACUUM on what is left — nothing — is fast).
  */
 export function clearAll(store: Store): ClearReport {
-  const { db } = store;
+  const db = connectionOf(store);
   const tables = db
     .prepare<[], { name: string }>(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'settings'",

@@ -40,3 +40,19 @@ export {
   writeRetentionSettings,
   type RetentionSettings,
 } from './settings.js';
+
+import { connectionOf } from '../connection.js';
+import type { ReadStore, Store } from '../index.js';
+import {
+  readRetentionSettings,
+  writeRetentionSettings,
+  type RetentionSettings,
+} from './settings.js';
+
+/** The retention setting in effect for `store`. */
+export const retentionSettingsOf = (store: ReadStore): RetentionSettings =>
+  readRetentionSettings(connectionOf(store));
+
+/** Validates and saves a change to the retention setting; throws RetentionSettingsError. */
+export const saveRetentionSettings = (store: Store, update: unknown): RetentionSettings =>
+  writeRetentionSettings(connectionOf(store), update);

@@ -3,10 +3,11 @@
  * of the event loop between them, so ingest requests interleave with a pass instead of
  * waiting for it.
  */
-import type { Store } from '../index.js';
+import type { ReadStore, Store } from '../index.js';
 import type { CallsPass } from './plan.js';
 import { readRetentionSettings, type RetentionSettings } from './settings.js';
 import { createRetentionSteps } from './steps.js';
+import { connectionOf } from '../connection.js';
 
 const DAY_MS = 86_400_000;
 
@@ -64,16 +65,16 @@ export interface Retention {
   readonly running: boolean;
 }
 
-const registry = new WeakMap<Store, Retention>();
+const registry = new WeakMap<ReadStore, Retention>();
 
 /** The retention runner started for `store` by the server, if any (for the admin routes). */
-export const retentionFor = (store: Store): Retention | undefined => registry.get(store);
+export const retentionFor = (store: ReadStore): Retention | undefined => registry.get(store);
 
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Creates the retention runner for `store` (not started). */
 export function createRetention(store: Store, options: RetentionOptions = {}): Retention {
-  const { db } = store;
+  const db = connectionOf(store);
   const now = options.now ?? Date.now;
   // ~500 calls is 10–40 ms of deleting (five indexes, the rollups, sometimes a WAL checkpoint).
   const chunkRows = Math.max(1, options.chunkRows ?? 500);

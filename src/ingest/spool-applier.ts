@@ -1,0 +1,157 @@
+/**
+ * The spool's applier: takes acknowledged requests out of the spool in slices sized to hold
+ * the event loop ~12 ms (40 ms once ingest is quiet), stores them and publishes what was
+ * written. It runs on its own timer in ingest's quiet moments (at least every STARVE_MS), and
+ * on demand for readers ({@link SpoolApplier.drain}) and for the group commit.
+ */
+import type { SpoolBacklog, SpooledRequest, Store } from '../store/index.js';
+import type { LiveBus } from './bus.js';
+import { acceptedRecord } from './examine.js';
+import { publishWritten } from './publish.js';
+
+/** How long one slice of applying aims to hold the event loop. */
+const SLICE_TARGET_MS = 12;
+/** …and once no flush has arrived for QUIET_MS: nobody waits, so fewer, larger transactions. */
+const QUIET_SLICE_MS = 40;
+const QUIET_MS = 1000;
+/** Ingest counts as busy for this long after a group; applying waits for a quiet moment… */
+export const BUSY_MS = 10;
+/** …but never longer than this, so the dashboard keeps moving during a flood. */
+const STARVE_MS = 250;
+/** After a failed apply, try again this often (requests and reads also retry). */
+const RETRY_MS = 1000;
+/**
+ * While more than this many items wait, applied requests are announced by their `batch` event
+ * alone: one event per call would be ~15k events/s, more than a dashboard (or a terminal)
+ * can read, and the stream cuts readers that fall behind. Near live again, every row is sent.
+ */
+const ROW_EVENTS_BELOW = 2_000;
+
+/** What the applier shares with the group commit. */
+export interface SpoolApplierOptions {
+  store: Store;
+  bus: LiveBus;
+  /** The spool's count, kept by both: the group commit adds, the applier takes away. */
+  backlog: SpoolBacklog;
+  /** When the last group was committed (performance.now()), to find quiet moments. */
+  lastGroupMs: () => number;
+  /** The state changed (the announcer). */
+  changed: () => void;
+}
+
+/** Applies the spool. */
+export interface SpoolApplier {
+  /** Applies one slice; throws (and remembers) the store's error. */
+  applySlice(): void;
+  /** Applies on the timer after `delayMs`, unless already scheduled or nothing is spooled. */
+  schedule(delayMs: number): void;
+  /** Applies slice after slice for a reader (yielding between them) until empty or `deadline`. */
+  drain(deadline: number): Promise<void>;
+  /** The store's error from the last slice, or null once one succeeds. */
+  failing(): Error | null;
+  close(): void;
+}
+
+/** Rebuilds a spooled request's batch; the body parsed when it was acknowledged. */
+function toRecord(r: SpooledRequest) {
+  const { batch } = JSON.parse(r.body.toString('utf8')) as { batch: unknown[] };
+  return acceptedRecord(
+    { receivedMs: r.receivedMs, userAgent: r.userAgent ?? undefined },
+    { sha256: r.keySha256, prefix: r.keyPrefix },
+    r.body.length,
+    batch,
+  );
+}
+
+/** The applier of one store's spool. */
+export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
+  const { store, bus, backlog, lastGroupMs, changed } = options;
+  let failing: Error | null = null;
+  let lastSliceMs = -Infinity;
+  let readers = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  // The measured cost of applying one item (moving average), which sizes the slices.
+  let msPerItem = 0.05;
+
+  function applySlice(): void {
+    const started = performance.now();
+    let applied;
+    try {
+      const quiet = started - lastGroupMs() > QUIET_MS;
+      const targetMs = quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
+      applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), toRecord);
+    } catch (error) {
+      failing = error instanceof Error ? error : new Error(String(error));
+      changed();
+      throw failing;
+    } finally {
+      lastSliceMs = performance.now();
+    }
+    failing = null;
+    if (applied.length === 0) {
+      // Someone emptied the table (clear-all): count again.
+      Object.assign(backlog, store.spool.backlog());
+      return;
+    }
+    let items = 0;
+    for (const a of applied) {
+      items += a.request.payloads;
+      backlog.requests--;
+      backlog.payloads -= a.request.payloads;
+      publishWritten(bus, a.record, a.written, backlog.payloads < ROW_EVENTS_BELOW);
+    }
+    changed();
+    if (items > 0) {
+      const measured = (performance.now() - started) / items;
+      msPerItem = Math.min(10, Math.max(0.001, (msPerItem + measured) / 2));
+    }
+  }
+
+  function schedule(delayMs: number): void {
+    if (timer || closed || backlog.requests === 0) return;
+    timer = setTimeout(tick, delayMs);
+    timer.unref();
+  }
+
+  function tick(): void {
+    timer = undefined;
+    if (backlog.requests === 0) return;
+    const now = performance.now();
+    // While flushes keep arriving, acknowledging them comes first; applying takes the quiet
+    // moments, and at least one slice every STARVE_MS.
+    if (readers === 0 && now - lastGroupMs() < BUSY_MS && now - lastSliceMs < STARVE_MS) {
+      schedule(BUSY_MS);
+      return;
+    }
+    try {
+      applySlice();
+    } catch {
+      schedule(RETRY_MS);
+      return;
+    }
+    schedule(0);
+  }
+
+  return {
+    applySlice,
+    schedule,
+    async drain(deadline) {
+      readers++;
+      try {
+        while (backlog.requests > 0 && performance.now() < deadline) {
+          applySlice();
+          if (backlog.requests > 0) await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        readers--;
+      }
+    },
+    failing: () => failing,
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
