@@ -29,6 +29,9 @@ export interface CallRow {
   extra: Record<string, unknown> | null;
 }
 
+/** A call's own fields, without its batch and unknown extras: what every view of a call shows. */
+export type CallFields = Omit<CallRow, 'batch_id' | 'extra'>;
+
 export interface StartupRow {
   id: number;
   project_id: number;

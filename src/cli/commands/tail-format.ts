@@ -4,24 +4,10 @@
  * a retry is.
  */
 import { linkKind, type LinkKind } from '../../metrics/links.js';
-import type { CallRow } from '../../shared/rows.js';
+import type { CallFields } from '../../shared/rows.js';
 
 /** A call as the live stream and the store carry it (the fields tail uses). */
-export type TailCall = Pick<
-  CallRow,
-  | 'id'
-  | 'project_id'
-  | 'session_id'
-  | 'client_name'
-  | 'tool_name'
-  | 'started_at'
-  | 'started_ms'
-  | 'duration_ms'
-  | 'outcome'
-  | 'response_bytes'
-  | 'is_empty'
-  | 'args_hash'
->;
+export type TailCall = CallFields;
 
 /** A call plus how it relates to the previous same-tool call of its session. */
 export interface MarkedCall {

@@ -1,5 +1,6 @@
 /** Calls and retry chains as the API shows them, with the reason behind each call's facts. */
 import { OUTCOME_CLASSES, type OutcomeClass } from '../../shared/outcomes.js';
+import type { CallFields } from '../../shared/rows.js';
 import { outcomeClass } from '../aggregate.js';
 import { buildChains, type Chain, type ChainMember } from '../chains.js';
 import { latencyBucketIndex } from '../latency.js';
@@ -19,21 +20,9 @@ export interface FactCall extends ChainMember {
 }
 
 /** A call as the API shows it: what it is, and why it is or is not a first-call success. */
-export interface CallView {
-  id: number;
-  project_id: number;
-  session_id: string;
-  client_name: string;
-  tool_name: string;
-  started_at: string;
-  started_ms: number;
-  duration_ms: number;
+export interface CallView extends Omit<CallFields, 'outcome'> {
   outcome: string;
   outcome_class: OutcomeClass;
-  is_empty: boolean;
-  response_bytes: number;
-  args_hash: string;
-  received_ms: number;
   /** Link to the next same-tool call in the session. */
   link: LinkKind;
   /** Link from the previous same-tool call. */
