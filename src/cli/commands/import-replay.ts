@@ -3,6 +3,8 @@
  * the database, the very handler `/v1/ingest` runs — or over HTTP to a running dashboard.
  * Both validate every payload exactly as ingest does; rejects are mapped back to line numbers.
  */
+import type { Api } from '../../api/handlers.js';
+import { apiUrl, type ApiName, type ApiParams } from '../../shared/api-routes.js';
 import { randomBytes } from 'node:crypto';
 import { createIngest, LiveBus } from '../../ingest/index.js';
 import type { Store } from '../../store/index.js';
@@ -76,10 +78,13 @@ export function directSender(store: Store, key: string): ChunkSender {
 export function httpSender(url: string, key: string): ChunkSender {
   const nonce = randomBytes(4).toString('hex');
   let n = 0;
-  const getJson = async <T>(path: string): Promise<T> => {
+  /** Operation `name` of the dashboard's API; the answer is typed by the API's own map. */
+  const callRemote = async <K extends ApiName>(name: K, params: ApiParams): Promise<Api[K]> => {
+    const path = apiUrl(name, params);
     const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
-    return (await res.json()) as T;
+    // The network's word for the body, typed as the server's own answer to `name`.
+    return (await res.json()) as Api[K];
   };
   return async (items) => {
     const agent = `${USER_AGENT} (${nonce}-${++n})`;
@@ -122,9 +127,7 @@ export function httpSender(url: string, key: string): ChunkSender {
     await res.body?.cancel();
     const accepted = Number(res.headers.get('x-mcpulse-accepted') ?? 0);
     if (Number(res.headers.get('x-mcpulse-rejected') ?? 0) === 0) return { accepted, rejects: [] };
-    const { batches } = await getJson<{ batches: { id: number; user_agent: string | null }[] }>(
-      '/api/batches?limit=200',
-    );
+    const { batches } = await callRemote('batches', { limit: 200 });
     const batch = batches.find((b) => b.user_agent === agent);
     if (!batch)
       return {
@@ -133,9 +136,7 @@ export function httpSender(url: string, key: string): ChunkSender {
           { line: items[0]!.line, reason: 'rejected (reason not found in the ingest log)' },
         ],
       };
-    const { rejections } = await getJson<{
-      rejections: { item_index: number | null; reason: string }[];
-    }>(`/api/rejections?batch=${batch.id}&limit=1000`);
+    const { rejections } = await callRemote('rejections', { batch: batch.id, limit: 1000 });
     const rejects = rejections
       .map((r) => ({ line: items[r.item_index ?? 0]?.line ?? 0, reason: r.reason }))
       .sort((a, b) => a.line - b.line);
