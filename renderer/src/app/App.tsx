@@ -65,11 +65,14 @@ export function App() {
   return (
     <AppDataProvider>
       <div className="app">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <Sidebar />
         <div className="main">
           <SpoolFailure />
           {page?.filters !== false && <FilterBar />}
-          <main className="content" key={loc.path}>
+          <main className="content" id="main" tabIndex={-1} key={loc.path}>
             {page ? page.render() : <NotFound />}
           </main>
         </div>

@@ -44,11 +44,12 @@ export function Sidebar() {
       <div className="sidebar-foot">
         {statusError ? (
           <span className="listener down">
-            <span className="dot" /> server unreachable
+            <span className="dot" /> <span className="listener-text">server unreachable</span>
           </span>
         ) : status ? (
-          <span className="listener up" title={status.addresses.join(', ')}>
-            <span className="dot" /> listening on :{status.port}
+          <span className="listener up" title={`listening on ${status.addresses.join(', ')}`}>
+            <span className="dot" />{' '}
+            <span className="listener-text">listening on :{status.port}</span>
           </span>
         ) : null}
         <div className="faint">

@@ -66,7 +66,7 @@ export function ErrorState({ message, retry }: { message: string; retry?: () => 
 
 export function Loading({ rows = 3 }: { rows?: number }) {
   return (
-    <div className="loading" aria-busy="true" aria-label="Loading">
+    <div className="loading" role="status" aria-busy="true" aria-label="Loading">
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="skeleton" />
       ))}

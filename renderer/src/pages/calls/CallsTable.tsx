@@ -15,7 +15,7 @@ export function CallsTable({
   onOpen: (i: number) => void;
 }) {
   return (
-    <div className="table-wrap calls-table">
+    <div className="table-wrap calls-table" tabIndex={0} role="region" aria-label="Calls">
       <table className="data" data-testid="calls">
         <colgroup>
           <col className="w-when" />

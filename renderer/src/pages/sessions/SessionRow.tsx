@@ -48,8 +48,8 @@ export const SessionRowView = memo(function SessionRowView({
         style={{ transform: `translateY(${top}px)` }}
         data-row-index={index}
       >
-        <span className="vcell pick" />
-        <span className="vcell">
+        <span role="gridcell" className="vcell pick" />
+        <span role="gridcell" className="vcell">
           <span className="skeleton-bar" />
         </span>
       </div>
@@ -64,7 +64,7 @@ export const SessionRowView = memo(function SessionRowView({
       style={{ transform: `translateY(${top}px)` }}
       onClick={onOpen}
     >
-      <span className="vcell pick" onClick={(e) => e.stopPropagation()}>
+      <span role="gridcell" className="vcell pick" onClick={(e) => e.stopPropagation()}>
         <input
           type="checkbox"
           checked={picked.includes(s.id)}
@@ -72,27 +72,37 @@ export const SessionRowView = memo(function SessionRowView({
           aria-label={`Pick ${s.id} to compare`}
         />
       </span>
-      <span className="vcell mono">
+      <span role="gridcell" className="vcell mono">
         <Name text={s.id} />
       </span>
-      <span className="vcell">
+      <span role="gridcell" className="vcell">
         <Name text={s.clients.join(', ')} />
       </span>
-      <span className="vcell" title={fmtDateTime(s.last_seen_ms)}>
+      <span role="gridcell" className="vcell" title={fmtDateTime(s.last_seen_ms)}>
         {fmtAgo(s.last_seen_ms)}
       </span>
-      <span className="vcell num">{fmtMs(s.duration_ms)}</span>
-      <span className="vcell num">{fmtInt(s.calls)}</span>
+      <span role="gridcell" className="vcell num">
+        {fmtMs(s.duration_ms)}
+      </span>
+      <span role="gridcell" className="vcell num">
+        {fmtInt(s.calls)}
+      </span>
       <span
         className="vcell num"
         title={`${s.first_call_success.successes} of ${s.first_call_success.calls}`}
       >
         {fmtPct(s.first_call_success.rate)}
       </span>
-      <span className="vcell num">{fmtInt(s.retries)}</span>
-      <span className="vcell num">{fmtInt(s.retry_chains)}</span>
-      <span className="vcell num">{fmtUsd(s.cost_usd)}</span>
-      <span className="vcell">
+      <span role="gridcell" className="vcell num">
+        {fmtInt(s.retries)}
+      </span>
+      <span role="gridcell" className="vcell num">
+        {fmtInt(s.retry_chains)}
+      </span>
+      <span role="gridcell" className="vcell num">
+        {fmtUsd(s.cost_usd)}
+      </span>
+      <span role="gridcell" className="vcell">
         <OutcomeBar outcomes={s.outcomes} compact />
       </span>
     </div>
