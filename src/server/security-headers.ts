@@ -1,6 +1,7 @@
 /**
  * The renderer's Content-Security-Policy: nothing by default, then only what the UI uses —
- * its own scripts and styles, same-origin fetch and SSE, inline images for icons.
+ * its own scripts and styles, same-origin fetch and SSE, same-origin workers, inline images for
+ * icons.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -9,6 +10,8 @@ export const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The playground canonicalises in a Web Worker loaded from the app's own files.
+  "worker-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

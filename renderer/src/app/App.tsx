@@ -71,7 +71,7 @@ export function App() {
         <Sidebar />
         <div className="main">
           <SpoolFailure />
-          {page?.filters !== false && <FilterBar />}
+          <FilterBar bare={page?.filters === false} />
           <main className="content" id="main" tabIndex={-1} key={loc.path}>
             {page ? page.render() : <NotFound />}
           </main>

@@ -5,11 +5,18 @@
 import { useLive } from '../api/live';
 import { ExportMenu } from '../components/ExportMenu';
 import { Name } from '../components/Name';
-import { RANGES, filtersOf } from './filters';
+import { RANGES, filtersOf, invalidFilters } from './filters';
 import { hrefOf, navigate, useLocation, withParams } from './router';
 import { useAppData } from './status';
 
-export function FilterBar() {
+/** Pages that export their own subject: the bar's Export would be a second one. */
+const OWN_EXPORT = new Set(['/session']);
+
+/**
+ * The bar. `bare` (pages without filters: Playground, Setup, Settings) keeps the same strip with
+ * only the live state, so every page title sits at one height.
+ */
+export function FilterBar({ bare = false }: { bare?: boolean }) {
   const loc = useLocation();
   const f = filtersOf(loc.params);
   const { projects, hasData } = useAppData();
@@ -18,6 +25,13 @@ export function FilterBar() {
   const set = (changes: Record<string, string | null>): void =>
     navigate(hrefOf(loc.path, withParams(loc.params, changes)), { replace: true });
   const customRange = !f.range && (f.from || f.to);
+  if (bare)
+    return (
+      <div className="filterbar" data-testid="filterbar-bare">
+        <div className="spacer" />
+        <LiveIndicator />
+      </div>
+    );
 
   return (
     <div className="filterbar" role="toolbar" aria-label="Filters">
@@ -62,9 +76,34 @@ export function FilterBar() {
       {f.client !== undefined && (
         <Chip label="client" value={f.client} onClear={() => set({ client: null })} />
       )}
+      {invalidFilters(loc.params).map((bad) => (
+        <span
+          key={bad.key}
+          className="chip bad"
+          role="status"
+          data-testid={`bad-filter-${bad.key}`}
+        >
+          <span>
+            <code>
+              {bad.key}={bad.value}
+            </code>{' '}
+            ignored: {bad.reason}
+          </span>
+          <button
+            type="button"
+            className="chip-x"
+            onClick={() => set({ [bad.key]: null })}
+            aria-label={`Remove ${bad.key}=${bad.value} from the address`}
+          >
+            ×
+          </button>
+        </span>
+      ))}
       <div className="spacer" />
       <LiveIndicator />
-      <ExportMenu filters={f} session={session} disabled={hasData === false} />
+      {!OWN_EXPORT.has(loc.path) && (
+        <ExportMenu filters={f} session={session} disabled={hasData === false} />
+      )}
     </div>
   );
 }

@@ -25,11 +25,18 @@ export interface Filters {
   client?: string;
 }
 
+/**
+ * The usable filters of a URL. A value {@link invalidFilters} refuses is left out of every
+ * query (the filter bar says so); a `from`/`to` pair in the wrong order drops both.
+ */
 export function filtersOf(params: URLSearchParams): Filters {
+  const bad = new Set<string>(invalidFilters(params).map((i) => i.key));
+  if (bad.has('to') && params.get('from') && !Number.isNaN(Date.parse(params.get('to')!)))
+    bad.add('from');
   const f: Filters = {};
   for (const k of FILTER_KEYS) {
     const v = params.get(k);
-    if (v) f[k] = v;
+    if (v && !bad.has(k)) f[k] = v;
   }
   return f;
 }
@@ -61,6 +68,51 @@ export function apiQuery(
   for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
+}
+
+/** The filters that narrow a view below its project, in URL order, each `key = value`. */
+export function describeFilters(f: Filters): string[] {
+  const out: string[] = [];
+  const preset = RANGES.find((r) => r.value === f.range && r.ms);
+  if (preset) out.push(`range = ${preset.label.toLowerCase()}`);
+  if (f.from && !preset) out.push(`from = ${f.from}`);
+  if (f.to && !preset) out.push(`to = ${f.to}`);
+  if (f.tool) out.push(`tool = ${f.tool}`);
+  if (f.client) out.push(`client = ${f.client}`);
+  return out;
+}
+
+/** A filter value in the URL that no page can use, and why: said on screen, never dropped. */
+export interface InvalidFilter {
+  key: (typeof FILTER_KEYS)[number];
+  value: string;
+  reason: string;
+}
+
+/** The URL's unusable filter values (`range=bogus`, `from=yesterday`, `from` after `to`). */
+export function invalidFilters(params: URLSearchParams): InvalidFilter[] {
+  const out: InvalidFilter[] = [];
+  const range = params.get('range');
+  if (range && !RANGES.some((r) => r.value === range))
+    out.push({
+      key: 'range',
+      value: range,
+      reason: `not a range; use ${RANGES.filter((r) => r.value)
+        .map((r) => r.value)
+        .join(', ')}`,
+    });
+  const times: Partial<Record<'from' | 'to', number>> = {};
+  for (const key of ['from', 'to'] as const) {
+    const value = params.get(key);
+    if (!value) continue;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms))
+      out.push({ key, value, reason: 'not a date; use an ISO 8601 time like 2026-02-01T09:00Z' });
+    else times[key] = ms;
+  }
+  if (times.from !== undefined && times.to !== undefined && times.from >= times.to)
+    out.push({ key: 'to', value: params.get('to')!, reason: 'is not after from' });
+  return out;
 }
 
 /** Only the filter part of a query, to carry across pages. */

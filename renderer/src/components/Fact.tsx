@@ -8,17 +8,20 @@ export function Fact({
   sub,
   href,
   testId,
+  title,
 }: {
   label: string;
   value: string;
   sub?: string;
   href?: string;
   testId?: string;
+  /** What the figure means, on hover (defaults to the figure itself). */
+  title?: string;
 }) {
   return (
     <div className="fact" data-testid={testId}>
       <div className="fact-label">{label}</div>
-      <div className="fact-value" title={value}>
+      <div className="fact-value" title={title ?? value}>
         {href ? <Link href={href}>{value}</Link> : value}
       </div>
       {sub && <div className="fact-sub">{sub}</div>}

@@ -1,7 +1,8 @@
 /** Empty, loading and error states: every one says what to do next. */
 import type { ReactNode } from 'react';
-import { useFilters } from '../app/filters';
-import { Link } from '../app/router';
+import { describeFilters, useFilters } from '../app/filters';
+import { hrefOf, Link, useLocation, withParams } from '../app/router';
+import type { Resource } from '../hooks/useResource';
 import { useAppData } from '../app/status';
 import { CopyButton } from './CopyButton';
 import './states.css';
@@ -50,9 +51,18 @@ export function NoDataYet() {
   );
 }
 
-export function ErrorState({ message, retry }: { message: string; retry?: () => void }) {
+export function ErrorState({
+  message,
+  retry,
+  compact = false,
+}: {
+  message: string;
+  retry?: () => void;
+  /** A smaller form for one panel among others. */
+  compact?: boolean;
+}) {
   return (
-    <div className="state error" role="alert">
+    <div className={compact ? 'state error compact' : 'state error'} role="alert">
       <div className="state-title">Could not load this view</div>
       <div className="state-body">{message}</div>
       {retry && (
@@ -81,4 +91,67 @@ export function StaleBanner({ message }: { message: string }) {
       Showing the last data received — {message}
     </div>
   );
+}
+
+/**
+ * Nothing in this view: names the filters that emptied it ("No calls match tool = nonexistent")
+ * and offers to clear them, so an empty answer never looks like a page still loading.
+ */
+export function NoMatch({
+  what = 'calls',
+  compact = false,
+  children,
+}: {
+  /** The plural noun of the missing things. */
+  what?: string;
+  /** A one-line form for small panels. */
+  compact?: boolean;
+  children?: ReactNode;
+}) {
+  const { filters } = useFilters();
+  const loc = useLocation();
+  const narrowing = describeFilters(filters);
+  // Page keys (a tool's name, a session id) stay; only the narrowing filters go.
+  const clear = hrefOf(
+    loc.path,
+    withParams(loc.params, { range: null, from: null, to: null, tool: null, client: null }),
+  );
+  return (
+    <div className={compact ? 'state compact' : 'state'} role="status" data-testid="no-match">
+      <div className="state-title">
+        {narrowing.length ? `No ${what} match ${narrowing.join(' · ')}` : `No ${what} in this view`}
+      </div>
+      {children && <div className="state-body">{children}</div>}
+      {narrowing.length > 0 && (
+        <Link className="btn" href={clear}>
+          Clear {narrowing.length === 1 ? 'filter' : 'filters'}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The four states of a panel fed by one request: loading (a skeleton, only until the first
+ * answer), error (with Try again), empty (see {@link NoMatch}) and the data itself.
+ */
+export function ResourceBody<T>({
+  res,
+  isEmpty,
+  what,
+  rows = 3,
+  children,
+}: {
+  res: Resource<T>;
+  isEmpty: (data: T) => boolean;
+  what?: string;
+  rows?: number;
+  children: (data: T) => ReactNode;
+}) {
+  if (res.data === undefined) {
+    if (res.error) return <ErrorState message={res.error} retry={res.retry} compact />;
+    return <Loading rows={rows} />;
+  }
+  if (isEmpty(res.data)) return <NoMatch what={what} compact />;
+  return <>{children(res.data)}</>;
 }

@@ -4,7 +4,7 @@
  * while one is in flight, further live bumps collapse into a single follow-up, so a flood of
  * events costs this view at most a request or two per second.
  */
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeError } from '../api/http';
 import { onLiveBump } from '../api/live';
 
@@ -12,6 +12,8 @@ export interface Resource<T> {
   data: T | undefined;
   error: string | undefined;
   loading: boolean;
+  /** Fetches again now: the "Try again" of an error state. */
+  retry: () => void;
 }
 
 /** Minimum gap between two live-triggered refetches of the same view. */
@@ -29,6 +31,8 @@ interface Control<P> {
   lastText?: string;
   /** Set by the path effect; the live effect calls it. */
   schedule?: () => void;
+  /** Set by the path effect: an immediate refetch of the current path. */
+  refetch?: () => void;
 }
 
 /**
@@ -42,7 +46,7 @@ export function useResource<P extends string, T>(
 ): Resource<T> {
   const fetcherRef = useRef(fetcher);
   fetcherRef.current = fetcher;
-  const [state, setState] = useState<Resource<T>>({
+  const [state, setState] = useState<Omit<Resource<T>, 'retry'>>({
     data: undefined,
     error: undefined,
     loading: path !== null,
@@ -108,6 +112,11 @@ export function useResource<P extends string, T>(
       }, wait);
     };
     c.schedule = scheduleLive;
+    c.refetch = () => {
+      if (c.path === null) return;
+      setState((s) => ({ ...s, loading: true }));
+      fetchNow(c.path);
+    };
 
     c.path = path;
     clearTimeout(c.timer);
@@ -131,5 +140,6 @@ export function useResource<P extends string, T>(
     return onLiveBump(() => ctl.current.schedule?.());
   }, [live]);
 
-  return state;
+  const retry = useCallback(() => ctl.current.refetch?.(), []);
+  return useMemo(() => ({ ...state, retry }), [state, retry]);
 }

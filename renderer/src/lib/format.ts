@@ -28,25 +28,75 @@ export function fmtMs(ms: number | null | undefined): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
-/** Sizes are UTF-16 code units on the wire ("units"), not bytes; say so where it matters. */
-export function fmtUnits(n: number | null | undefined): string {
+/** A count in a few characters: `950`, `1.2k`, `14k`, `3.4M`. */
+export function fmtCompact(n: number | null | undefined): string {
   if (n == null) return '—';
   if (n < 1000) return intFmt.format(Math.round(n));
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-export function fmtTokens(units: number | null | undefined): string {
-  return units == null ? '—' : `${fmtUnits(units / 4)} tok`;
+/**
+ * Sizes are UTF-16 code units on the wire ("units"), not bytes. The dashboard reads them as
+ * tokens (units ÷ 4, the rule the hosted product uses); raw units appear only where a page
+ * explains the measure, and always with their name.
+ */
+export const fmtUnits = fmtCompact;
+
+/** The rule behind every token figure, for tooltips beside them. */
+export const TOKENS_RULE =
+  'Tokens ≈ UTF-16 code units ÷ 4. SDKs measure sizes in UTF-16 code units (JavaScript string length); the hosted product converts them the same way.';
+
+/** Tokens for a size in UTF-16 units, as a bare number for a column headed "(tok)". */
+export function fmtTok(units: number | null | undefined): string {
+  return units == null ? '—' : fmtCompact(units / 4);
 }
 
-export function fmtUsd(usd: number | null | undefined): string {
-  if (usd == null) return '—';
-  if (usd === 0) return '$0';
-  if (usd < 0.01) return `$${usd.toFixed(5)}`;
-  if (usd < 10) return `$${usd.toFixed(3)}`;
-  return `$${usd.toFixed(2)}`;
+/** Tokens for a size in UTF-16 units, with the unit: `36 tok`. */
+export function fmtTokens(units: number | null | undefined): string {
+  return units == null ? '—' : `${fmtTok(units)} tok`;
 }
+
+/** Every cost reads with this many decimals, on every page and in every tooltip. */
+export const USD_DECIMALS = 4;
+
+/**
+ * Dollars at one precision everywhere: `$0.0037`, `$0.0370`, `$1,234.5000`. A non-zero cost
+ * below that precision reads `<$0.0001` rather than a misleading `$0.0000`.
+ */
+export function fmtUsd(usd: number | null | undefined): string {
+  if (usd == null || Number.isNaN(usd)) return '—';
+  if (usd === 0) return '$0';
+  const floor = 10 ** -USD_DECIMALS;
+  if (Math.abs(usd) < floor) return `<$${floor.toFixed(USD_DECIMALS)}`;
+  return `$${usd.toLocaleString('en-US', {
+    minimumFractionDigits: USD_DECIMALS,
+    maximumFractionDigits: USD_DECIMALS,
+  })}`;
+}
+
+/** The hosted latency buckets: URL key, the p95 label of the bucket, and its range as read. */
+export const LATENCY_BUCKETS = [
+  { key: 'under_100', p95: '100ms', range: '< 100 ms' },
+  { key: 'under_500', p95: '500ms', range: '100–500 ms' },
+  { key: 'under_2000', p95: '2s', range: '0.5–2 s' },
+  { key: 'over_2000', p95: '>2s', range: '≥ 2 s' },
+] as const;
+
+/** The bucket a p95 label names (the hosted `p95_bucket`), or undefined for none. */
+export function latencyBucketOf(p95Label: string | null | undefined) {
+  return LATENCY_BUCKETS.find((b) => b.p95 === p95Label);
+}
+
+/** Abbreviations the pages use, each with the words it stands for (shown as a tooltip). */
+export const GLOSSARY = {
+  FCS: 'First-call success: the call succeeded, was not empty and was not retried.',
+  p50: 'Median latency: half the calls were faster.',
+  p95: '95th percentile latency: 95 of 100 calls were at least this fast.',
+  p99: '99th percentile latency: 99 of 100 calls were at least this fast.',
+  tok: TOKENS_RULE,
+  args_hash: 'A hash of the canonical arguments: equal hashes mean equal arguments.',
+} as const;
 
 const timeFmt = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',

@@ -3,6 +3,8 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/types';
 import type { TimePoint } from '../../api/types';
 import { AXIS, COUNT_AXIS, GRID, OUTCOME_FILL, TOOLTIP } from './chart-theme';
+import { ChartTooltip, type TooltipProps } from './ChartTooltip';
+import './charts.css';
 
 const DAY_MS = 86_400_000;
 const hm = new Intl.DateTimeFormat(undefined, {
@@ -88,7 +90,13 @@ export function CallsOverTime({
             minTickGap={28}
           />
           <YAxis {...COUNT_AXIS} />
-          <Tooltip {...TOOLTIP} labelFormatter={(t) => bucketLabel(Number(t), bucketMs)} />
+          <Tooltip
+            cursor={TOOLTIP.cursor}
+            isAnimationActive={false}
+            content={(p: TooltipProps) => (
+              <ChartTooltip {...p} heading={(t) => bucketLabel(Number(t), bucketMs)} />
+            )}
+          />
           {OUTCOME_KEYS.map((k) => (
             <Bar
               key={k}

@@ -1,16 +1,17 @@
 /** The hosted four latency buckets as bars, with exact percentiles beside them. */
 import { Bar, BarChart, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LatencySummary } from '../../api/types';
-import { fmtMs } from '../../lib/format';
+import { fmtMs, LATENCY_BUCKETS, latencyBucketOf } from '../../lib/format';
 import { AXIS, COUNT_AXIS, TOOLTIP } from './chart-theme';
+import { ChartTooltip, type TooltipProps } from './ChartTooltip';
 import './charts.css';
 
-const BUCKETS = [
-  { key: 'under_100', label: '<100 ms', fill: 'var(--ok)' },
-  { key: 'under_500', label: '<500 ms', fill: 'var(--accent)' },
-  { key: 'under_2000', label: '<2 s', fill: 'var(--bad-args)' },
-  { key: 'over_2000', label: '≥2 s', fill: 'var(--tool-error)' },
-] as const;
+const FILL: Record<(typeof LATENCY_BUCKETS)[number]['key'], string> = {
+  under_100: 'var(--ok)',
+  under_500: 'var(--accent)',
+  under_2000: 'var(--bad-args)',
+  over_2000: 'var(--tool-error)',
+};
 
 export function LatencyBuckets({
   latency,
@@ -22,27 +23,33 @@ export function LatencyBuckets({
   /** Opens the calls of a bucket (`under_100` … `over_2000`). */
   onBucket?: (key: string) => void;
 }) {
-  const data = BUCKETS.map((b) => ({
-    label: b.label,
+  // Each bar is labelled with its range: `100–500 ms`, never `<500 ms` (which would claim the
+  // calls under 100 ms too), and the p95 note names the same range.
+  const data = LATENCY_BUCKETS.map((b) => ({
+    key: b.key,
+    label: b.range,
     calls: latency.buckets[b.key],
-    fill: b.fill,
+    fill: FILL[b.key],
   }));
+  const p95 = latencyBucketOf(latency.p95_bucket);
   return (
     <div className="latency" data-testid="latency">
       <div className="pcts">
         <Pct label="p50" value={latency.p50_ms} />
-        <Pct
-          label="p95"
-          value={latency.p95_ms}
-          note={latency.p95_bucket ? `bucket ${latency.p95_bucket}` : undefined}
-        />
+        <Pct label="p95" value={latency.p95_ms} note={p95 ? `in ${p95.range}` : undefined} />
         <Pct label="p99" value={latency.p99_ms} />
       </div>
       <ResponsiveContainer width="100%" height={height}>
         <BarChart data={data} margin={{ top: 6, right: 6, bottom: 0, left: -18 }}>
-          <XAxis dataKey="label" {...AXIS} />
+          <XAxis dataKey="label" {...AXIS} interval={0} />
           <YAxis {...COUNT_AXIS} />
-          <Tooltip {...TOOLTIP} />
+          <Tooltip
+            cursor={TOOLTIP.cursor}
+            isAnimationActive={false}
+            content={(p: TooltipProps) => (
+              <ChartTooltip {...p} total={false} heading={(l) => `${String(l)}`} />
+            )}
+          />
           <Bar
             dataKey="calls"
             name="calls"

@@ -1,15 +1,26 @@
-/** A log-scale size histogram (1-2-5 buckets from the metrics engine) as bars. */
+/**
+ * A log-scale size histogram (1-2-5 buckets from the metrics engine) as bars, with both axes
+ * titled, every bucket labelled (slanted when they would not fit side by side) and a tooltip
+ * that gives the count and the bucket's total in tokens.
+ */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SizeBucketCount } from '../../api/types';
-import { fmtInt, fmtTokens } from '../../lib/format';
+import { fmtTokens } from '../../lib/format';
 import { AXIS, COUNT_AXIS, GRID, TOOLTIP } from './chart-theme';
+import { ChartTooltip, type TooltipProps } from './ChartTooltip';
+import './charts.css';
+
+/** Past this many buckets the labels slant so none is skipped. */
+const FLAT_LABELS_MAX = 8;
 
 export function SizeHistogram({
   buckets,
-  height = 180,
+  height = 200,
   fill = 'var(--accent)',
   unit = 'calls',
   testId,
+  xTitle,
+  yTitle,
   onBucket,
 }: {
   buckets: SizeBucketCount[];
@@ -17,6 +28,10 @@ export function SizeHistogram({
   fill?: string;
   unit?: string;
   testId?: string;
+  /** The x axis title, with its unit: `Response size per call (UTF-16 units)`. */
+  xTitle: string;
+  /** The y axis title: what is counted. */
+  yTitle: string;
   /** Opens the calls of a bucket (its index in the engine's log scale). */
   onBucket?: (bucket: number) => void;
 }) {
@@ -27,27 +42,50 @@ export function SizeHistogram({
     count: b.count,
     units: b.units,
   }));
+  const slant = data.length > FLAT_LABELS_MAX;
   return (
     <div className="chart" data-testid={testId}>
-      <ResponsiveContainer width="100%" height={height}>
+      <ResponsiveContainer width="100%" height={height + (slant ? 26 : 0)}>
         <BarChart
           data={data}
-          margin={{ top: 6, right: 6, bottom: 0, left: -18 }}
+          margin={{ top: 6, right: 6, bottom: 4, left: 0 }}
           barCategoryGap="12%"
         >
           <CartesianGrid {...GRID} />
-          <XAxis dataKey="label" {...AXIS} interval="preserveStartEnd" minTickGap={8} />
-          <YAxis {...COUNT_AXIS} />
+          <XAxis
+            dataKey="label"
+            {...AXIS}
+            interval={0}
+            angle={slant ? -35 : 0}
+            textAnchor={slant ? 'end' : 'middle'}
+            height={slant ? 66 : 40}
+            label={{ value: xTitle, position: 'insideBottom', offset: 0, className: 'axis-title' }}
+          />
+          <YAxis
+            {...COUNT_AXIS}
+            label={{
+              value: yTitle,
+              angle: -90,
+              position: 'insideLeft',
+              className: 'axis-title',
+              style: { textAnchor: 'middle' },
+            }}
+          />
           <Tooltip
-            {...TOOLTIP}
-            formatter={(v, _n, item) => [
-              `${fmtInt(Number(v))} ${unit} · ${fmtTokens((item.payload as { units: number }).units)} total`,
-              'count',
-            ]}
-            labelFormatter={(l) => `${String(l)} units`}
+            cursor={TOOLTIP.cursor}
+            isAnimationActive={false}
+            content={(p: TooltipProps) => (
+              <ChartTooltip
+                {...p}
+                total={false}
+                heading={(l) => `${String(l)} UTF-16 units`}
+                extra={(d) => `${fmtTokens((d as { units: number }).units)} in all`}
+              />
+            )}
           />
           <Bar
             dataKey="count"
+            name={unit}
             fill={fill}
             isAnimationActive={false}
             radius={[2, 2, 0, 0]}

@@ -3,7 +3,9 @@ import { OUTCOME_LABEL } from '../../api/types';
 import type { CallView } from '../../api/types';
 import { reasonText } from '../../api/session-facts';
 import { Name } from '../../components/Name';
-import { fmtDateTime, fmtMs, fmtTimeMs, fmtUnits } from '../../lib/format';
+import { Unit } from '../../components/Term';
+import { ToolLink } from '../../components/ToolLink';
+import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits } from '../../lib/format';
 
 export function CallsTable({
   rows,
@@ -33,7 +35,10 @@ export function CallsTable({
             <th>Tool</th>
             <th>Outcome</th>
             <th className="num">Duration</th>
-            <th className="num">Response</th>
+            <th className="num">
+              Response
+              <Unit unit="tok" />
+            </th>
             <th>args_hash</th>
             <th>First-call success</th>
             <th>Session</th>
@@ -54,7 +59,7 @@ export function CallsTable({
                   {fmtTimeMs(c.started_ms)}
                 </td>
                 <td>
-                  <Name text={c.tool_name} mono />
+                  <ToolLink name={c.tool_name} />
                 </td>
                 <td>
                   <span className="outcome">
@@ -65,7 +70,9 @@ export function CallsTable({
                 <td className={`num ${c.duration_ms >= 2000 ? 'slow' : ''}`}>
                   {fmtMs(c.duration_ms)}
                 </td>
-                <td className="num">{fmtUnits(c.response_bytes)}</td>
+                <td className="num" title={`${fmtUnits(c.response_bytes)} UTF-16 units`}>
+                  {fmtTok(c.response_bytes)}
+                </td>
                 <td className="mono faint">{c.args_hash}</td>
                 <td title={c.reason}>
                   <span className={`verdict-inline ${c.first_call_success ? 'yes' : 'no'}`}>

@@ -1,6 +1,8 @@
 /**
- * Overview: the four headline numbers with trends, calls over time, outcomes, latency,
- * insights, clients, tool pairs and the live feed. Every number links to the calls behind it.
+ * Overview: the answer first — the four headline numbers, then the ranked insights (each
+ * opening the calls it is about) — then calls over time, outcomes, latency, clients, tool
+ * pairs and the live feed. Every number links to the calls behind it; every panel has a
+ * loading, an empty, an error and a one-point state.
  */
 
 import { metricsPaths } from '../../api/metrics';
@@ -14,19 +16,21 @@ import { LiveFeed } from '../../components/LiveFeed';
 import { OutcomeBar } from '../../components/OutcomeBar';
 import { Panel } from '../../components/Panel';
 import { StatCard } from '../../components/StatCard';
-import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
+import {
+  ErrorState,
+  Loading,
+  NoDataYet,
+  NoMatch,
+  ResourceBody,
+  StaleBanner,
+} from '../../components/States';
 import { useApi } from '../../api/api';
-import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
+import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd, latencyBucketOf } from '../../lib/format';
 import { ClientsTable, PairsList } from './OverviewTables';
 import './overview.css';
 
-/** The hosted p95 label → the latency bucket whose calls it summarises. */
-const P95_BUCKET_KEY: Record<string, string> = {
-  '100ms': 'under_100',
-  '500ms': 'under_500',
-  '2s': 'under_2000',
-  '>2s': 'over_2000',
-};
+/** Fewer buckets with calls than this is no trend: the cards say "since …" instead. */
+export const MIN_TREND_POINTS = 3;
 
 export function OverviewPage() {
   const { filters, link } = useFilters();
@@ -38,13 +42,20 @@ export function OverviewPage() {
   const pairs = useApi(metricsPaths.pairs(filters));
 
   if (hasData === false) return <NoDataYet />;
-  if (summary.error && !summary.data) return <ErrorState message={summary.error} />;
+  if (summary.error && !summary.data)
+    return <ErrorState message={summary.error} retry={summary.retry} />;
   const s = summary.data;
   if (!s) return <Loading rows={8} />;
   const points = series.data?.points ?? [];
+  const withCalls = points.filter((p) => p.calls > 0);
+  // A line through one or two buckets reads as a trend it is not.
+  const trendOf = <V,>(pick: (p: (typeof points)[number]) => V): V[] | undefined =>
+    withCalls.length >= MIN_TREND_POINTS ? points.map(pick) : undefined;
+  const since = withCalls.length > 0 ? withCalls[0]!.start_ms : undefined;
   const fcs = s.first_call_success;
   const fcsTone =
     fcs.rate === null ? undefined : fcs.rate < 0.5 ? 'bad' : fcs.rate < 0.7 ? 'warn' : 'good';
+  const p95Bucket = latencyBucketOf(s.latency.p95_bucket);
 
   return (
     <div className="overview">
@@ -58,108 +69,114 @@ export function OverviewPage() {
       </div>
       {summary.error && <StaleBanner message={summary.error} />}
 
-      <div className="grid cols-4">
-        <StatCard
-          testId="card-calls"
-          label="Calls"
-          value={fmtInt(s.calls)}
-          href={link('/calls')}
-          sub={`error rate ${fmtPct(s.error_rate)}`}
-          trend={points.map((p) => p.calls)}
-        />
-        <StatCard
-          testId="card-fcs"
-          label="First-call success"
-          value={fmtPct(fcs.rate)}
-          tone={fcsTone}
-          href={link('/calls', { first_call_success: 'false' })}
-          sub={`${fmtInt(fcs.successes)} of ${fmtInt(fcs.calls)} calls`}
-          trend={points.map((p) => p.first_call_success.rate)}
-        />
-        <StatCard
-          testId="card-p95"
-          label="p95 latency"
-          value={fmtMs(s.latency.p95_ms)}
-          href={link('/calls', { latency: P95_BUCKET_KEY[s.latency.p95_bucket ?? ''] })}
-          sub={`p50 ${fmtMs(s.latency.p50_ms)} · bucket ${s.latency.p95_bucket ?? '—'}`}
-          trend={points.map((p) => p.p95_ms)}
-        />
-        <StatCard
-          testId="card-cost"
-          label="Cost per session"
-          value={fmtUsd(s.cost.cost_per_session_usd)}
-          href={link('/sessions', { sort: '-cost' })}
-          sub={`${fmtUsd(s.cost.cost_usd)} total`}
-          trend={points.map((p) => p.cost_usd ?? null)}
-        />
-      </div>
+      {s.calls === 0 ? (
+        <NoMatch>Every figure on this page counts calls; none are in this view yet.</NoMatch>
+      ) : (
+        <>
+          <div className="grid cols-4">
+            <StatCard
+              testId="card-calls"
+              label="Calls"
+              value={fmtInt(s.calls)}
+              href={link('/calls')}
+              sub={`error rate ${fmtPct(s.error_rate)}`}
+              trend={trendOf((p) => p.calls)}
+              since={since}
+            />
+            <StatCard
+              testId="card-fcs"
+              label="First-call success"
+              value={fmtPct(fcs.rate)}
+              valueTitle="The call succeeded, was not empty and was not retried."
+              tone={fcsTone}
+              href={link('/calls', { first_call_success: 'false' })}
+              sub={`${fmtInt(fcs.successes)} of ${fmtInt(fcs.calls)} calls`}
+              trend={trendOf((p) => p.first_call_success.rate)}
+              since={since}
+            />
+            <StatCard
+              testId="card-p95"
+              label="p95 latency"
+              value={fmtMs(s.latency.p95_ms)}
+              valueTitle="95 of 100 calls were at least this fast."
+              href={link('/calls', { latency: p95Bucket?.key })}
+              sub={`${p95Bucket ? `in ${p95Bucket.range}` : 'no bucket'} · p50 ${fmtMs(s.latency.p50_ms)}`}
+              trend={trendOf((p) => p.p95_ms)}
+              since={since}
+            />
+            <StatCard
+              testId="card-cost"
+              label="Cost per session"
+              value={fmtUsd(s.cost.cost_per_session_usd)}
+              href={link('/sessions', { sort: '-cost' })}
+              sub={`${fmtUsd(s.cost.cost_usd)} total`}
+              trend={trendOf((p) => p.cost_usd ?? null)}
+              since={since}
+            />
+          </div>
 
-      <div className="grid overview-row">
-        <Panel
-          title="Calls over time"
-          className="span-2"
-          actions={
-            series.data && (
-              <span className="panel-note" data-testid="series-bucket">
-                {bucketName(series.data.width_ms)}
-              </span>
-            )
-          }
-        >
-          {points.length ? (
-            <CallsOverTime points={points} bucketMs={series.data?.width_ms ?? 3_600_000} />
-          ) : series.error ? (
-            <div className="muted">{series.error}</div>
-          ) : (
-            <Loading />
-          )}
-        </Panel>
-        <Panel title="Outcomes">
-          <OutcomeBar outcomes={s.outcomes} linkFor={(o) => link('/calls', { outcome: o })} />
-        </Panel>
-      </div>
+          <div className="grid overview-row">
+            <Panel title="Insights" flush className="span-2">
+              <ResourceBody res={insights} isEmpty={() => false}>
+                {(d) => <InsightList insights={d.insights} />}
+              </ResourceBody>
+            </Panel>
+            <Panel title="Outcomes">
+              <OutcomeBar outcomes={s.outcomes} linkFor={(o) => link('/calls', { outcome: o })} />
+            </Panel>
+          </div>
 
-      <div className="grid overview-row">
-        <Panel title="Latency">
-          <LatencyBuckets
-            latency={s.latency}
-            onBucket={(k) => navigate(link('/calls', { latency: k }))}
-          />
-        </Panel>
-        <Panel title="Insights" flush className="span-2">
-          {insights.data ? (
-            <InsightList insights={insights.data.insights} />
-          ) : insights.error ? (
-            <ErrorState message={insights.error} />
-          ) : (
-            <Loading />
-          )}
-        </Panel>
-      </div>
+          <div className="grid overview-row">
+            <Panel
+              title="Calls over time"
+              className="span-2"
+              actions={
+                series.data && (
+                  <span className="panel-note" data-testid="series-bucket">
+                    {bucketName(series.data.width_ms)}
+                  </span>
+                )
+              }
+            >
+              <ResourceBody res={series} isEmpty={(d) => !d.points.some((p) => p.calls > 0)}>
+                {(d) => (
+                  <>
+                    <CallsOverTime points={d.points} bucketMs={d.width_ms} />
+                    {withCalls.length === 1 && since !== undefined && (
+                      <div className="chart-caption" data-testid="series-one-point">
+                        Every call so far falls in one bucket ({bucketName(d.width_ms)}), since{' '}
+                        {fmtDateTime(since)}.
+                      </div>
+                    )}
+                  </>
+                )}
+              </ResourceBody>
+            </Panel>
+            <Panel title="Latency">
+              <LatencyBuckets
+                latency={s.latency}
+                onBucket={(k) => navigate(link('/calls', { latency: k }))}
+              />
+            </Panel>
+          </div>
 
-      <div className="grid overview-row">
-        <Panel title="Clients" flush>
-          {clients.data ? (
-            <ClientsTable clients={clients.data.clients} />
-          ) : clients.error ? (
-            <ErrorState message={clients.error} />
-          ) : (
-            <Loading />
-          )}
-        </Panel>
-        <Panel title="Tool pairs" flush>
-          {pairs.data ? (
-            <PairsList pairs={pairs.data.pairs} />
-          ) : pairs.error ? (
-            <ErrorState message={pairs.error} />
-          ) : (
-            <Loading />
-          )}
-        </Panel>
-        <Panel title="Live feed" flush>
-          <LiveFeed />
-        </Panel>
-      </div>
+          <div className="grid overview-row">
+            <Panel title="Clients" flush>
+              <ResourceBody res={clients} isEmpty={(d) => d.clients.length === 0} what="clients">
+                {(d) => <ClientsTable clients={d.clients} />}
+              </ResourceBody>
+            </Panel>
+            <Panel title="Tool pairs" flush>
+              <ResourceBody res={pairs} isEmpty={() => false}>
+                {(d) => <PairsList pairs={d.pairs} />}
+              </ResourceBody>
+            </Panel>
+            <Panel title="Live feed" flush>
+              <LiveFeed />
+            </Panel>
+          </div>
+        </>
+      )}
     </div>
   );
 }

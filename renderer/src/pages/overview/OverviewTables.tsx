@@ -3,6 +3,8 @@ import type { ClientRow, Pair } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { Name } from '../../components/Name';
+import { Abbr } from '../../components/Term';
+import { ToolLink } from '../../components/ToolLink';
 import { fmtInt, fmtPct } from '../../lib/format';
 
 export function ClientsTable({ clients }: { clients: ClientRow[] }) {
@@ -20,7 +22,9 @@ export function ClientsTable({ clients }: { clients: ClientRow[] }) {
           <tr>
             <th>Client</th>
             <th className="num">Calls</th>
-            <th className="num">FCS</th>
+            <th className="num">
+              <Abbr term="FCS" />
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -61,15 +65,11 @@ export function PairsList({ pairs }: { pairs: Pair[] }) {
     <ul className="pairs" data-testid="pairs">
       {pairs.slice(0, 12).map((p) => (
         <li key={`${p.from}\u0000${p.to}`} className="pair">
-          <Link href={link('/tool', { name: p.from })} className="pair-tool">
-            <Name text={p.from} />
-          </Link>
+          <ToolLink name={p.from} className="pair-tool" />
           <span className="pair-arrow" aria-label="then">
             →
           </span>
-          <Link href={link('/tool', { name: p.to })} className="pair-tool">
-            <Name text={p.to} />
-          </Link>
+          <ToolLink name={p.to} className="pair-tool" />
           <span className="pair-bar" style={{ width: `${Math.max(4, (p.count / max) * 48)}px` }} />
           <Link
             className="pair-n"

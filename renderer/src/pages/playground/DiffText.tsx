@@ -1,9 +1,9 @@
 /** A rendering with the characters that differ from the canonical form highlighted. */
-import { diffText } from '../../../../src/canonical/index';
+import { diffOf } from './diff-cache';
 
 export function DiffText({ canonical, text }: { canonical: string | null; text: string }) {
   if (canonical === null || canonical === text) return <code className="pg-text">{text}</code>;
-  const parts = diffText(canonical, text);
+  const parts = diffOf(canonical, text);
   return (
     <code className="pg-text">
       {parts.map((p, i) =>

@@ -3,8 +3,9 @@ import { useEffect, useMemo } from 'react';
 import { OUTCOME_LABEL } from '../../api/types';
 import type { Chain, CallView } from '../../api/types';
 import { chainOfCall, isUnhashable, reasonText } from '../../api/session-facts';
-import { Name } from '../../components/Name';
-import { fmtMs, fmtUnits } from '../../lib/format';
+import { ToolLink } from '../../components/ToolLink';
+import { fmtMs, fmtTok, fmtUnits } from '../../lib/format';
+import { Unit } from '../../components/Term';
 import { relLabel } from '../../components/timeline/scale';
 
 export function SessionCallsTable({
@@ -50,7 +51,10 @@ export function SessionCallsTable({
             <th>Tool</th>
             <th>Outcome</th>
             <th className="num">Duration</th>
-            <th className="num">Resp.</th>
+            <th className="num">
+              Response
+              <Unit unit="tok" />
+            </th>
             <th>args_hash</th>
             <th>First-call success</th>
           </tr>
@@ -73,7 +77,7 @@ export function SessionCallsTable({
                   {relLabel(c.started_ms - origin)}
                 </td>
                 <td>
-                  <Name text={c.tool_name} mono />
+                  <ToolLink name={c.tool_name} />
                 </td>
                 <td>
                   <span className="outcome">
@@ -82,7 +86,9 @@ export function SessionCallsTable({
                   </span>
                 </td>
                 <td className="num">{fmtMs(c.duration_ms)}</td>
-                <td className="num">{fmtUnits(c.response_bytes)}</td>
+                <td className="num" title={`${fmtUnits(c.response_bytes)} UTF-16 units`}>
+                  {fmtTok(c.response_bytes)}
+                </td>
                 <td
                   className={`mono ${isUnhashable(c) ? 'warn-text' : 'faint'}`}
                   title={isUnhashable(c) ? 'arguments could not be hashed' : undefined}

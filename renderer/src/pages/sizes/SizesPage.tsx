@@ -9,7 +9,7 @@ import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { useAppData } from '../../app/status';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
-import { Name } from '../../components/Name';
+import { ToolLink } from '../../components/ToolLink';
 import { Panel } from '../../components/Panel';
 import {
   parseSort,
@@ -21,7 +21,8 @@ import {
 import { StatCard } from '../../components/StatCard';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useApi } from '../../api/api';
-import { fmtInt, fmtTokens, fmtUnits, fmtUsd } from '../../lib/format';
+import { fmtInt, fmtTok, fmtTokens, fmtUnits, fmtUsd, plural, TOKENS_RULE } from '../../lib/format';
+import { Abbr, Unit } from '../../components/Term';
 import { HEAVY_PAYLOAD_UNITS } from '../../lib/thresholds';
 import '../../components/charts/charts.css';
 import './sizes.css';
@@ -112,7 +113,7 @@ export function SizesPage() {
       <div className="page-head">
         <h1>Sizes</h1>
         <span className="sub">
-          Sizes in UTF-16 units as SDKs measure them · tokens ≈ units ÷ 4 ·{' '}
+          Sizes in tokens (<Abbr term="tok">≈ UTF-16 units ÷ 4</Abbr>) ·{' '}
           <Link href={link('/settings')} data-testid="sizes-price" title="Change the price">
             ${price} per million input tokens
           </Link>
@@ -123,22 +124,24 @@ export function SizesPage() {
         <StatCard
           testId="size-avg"
           label="Avg response"
-          value={fmtUnits(response.avg_units)}
-          sub={`${fmtTokens(response.avg_units)} per call · ${fmtInt(response.calls)} calls`}
+          value={fmtTokens(response.avg_units)}
+          valueTitle={TOKENS_RULE}
+          sub={`${fmtUnits(response.avg_units)} UTF-16 units per call · ${fmtInt(response.calls)} calls`}
           tone={(response.avg_units ?? 0) > HEAVY_PAYLOAD_UNITS ? 'warn' : undefined}
           href={link('/calls')}
         />
         <StatCard
           testId="size-responses"
-          label="Responses"
+          label="Cost of responses"
           value={fmtUsd(response.cost_usd)}
-          sub={`${fmtUnits(response.units)} units · ${fmtTokens(response.units)}`}
+          sub={`${fmtTokens(response.units)} in ${fmtInt(response.calls)} responses`}
         />
         <StatCard
           testId="size-schema"
           label="Schemas per session"
-          value={fmtInt(schema.bytes)}
-          sub={`${fmtTokens(schema.bytes)} · ${fmtUsd(schema.cost_per_session_usd)} · ${schema.registered_tools} tools`}
+          value={fmtTokens(schema.bytes)}
+          valueTitle={TOKENS_RULE}
+          sub={`${fmtUsd(schema.cost_per_session_usd)} per session · ${plural(schema.registered_tools, 'tool')}`}
           href={link('/tools', { sort: '-schema' })}
         />
         <StatCard
@@ -150,19 +153,23 @@ export function SizesPage() {
         />
       </div>
       <div className="grid cols-2 sizes-charts">
-        <Panel title="Response size distribution (UTF-16 units per call)">
+        <Panel title="Response sizes">
           <SizeHistogram
             buckets={response.histogram}
             testId="response-sizes"
+            xTitle="Response size per call (UTF-16 units)"
+            yTitle="Calls"
             onBucket={(b) => navigate(link('/calls', { size_bucket: b }))}
           />
         </Panel>
-        <Panel title="Schema size distribution (units per registered tool)">
+        <Panel title="Schema sizes">
           <SizeHistogram
             buckets={schema.histogram}
             fill="var(--crashed)"
             unit="tools"
             testId="schema-sizes"
+            xTitle="Schema size per registered tool (UTF-16 units)"
+            yTitle="Tools"
           />
         </Panel>
       </div>
@@ -187,41 +194,53 @@ export function SizesPage() {
                   Calls
                 </SortHeader>
                 <SortHeader k="avg" sort={sort} onSort={onSort} num>
-                  Avg resp.
+                  Avg response
+                  <Unit unit="tok" />
                 </SortHeader>
                 <SortHeader k="total" sort={sort} onSort={onSort} num>
-                  Total resp.
+                  Total responses
+                  <Unit unit="tok" />
                 </SortHeader>
                 <SortHeader k="cost" sort={sort} onSort={onSort} num>
-                  Resp. cost
+                  Response cost
+                  <Unit unit="$" />
                 </SortHeader>
                 <SortHeader k="schema" sort={sort} onSort={onSort} num>
                   Schema
+                  <Unit unit="tok" />
                 </SortHeader>
-                <th className="num">Schema / session</th>
+                <th className="num">
+                  Schema per session
+                  <Unit unit="$" />
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((t) => (
                 <tr key={t.name} data-tool={t.name}>
                   <td>
-                    <Link href={link('/tool', { name: t.name })}>
-                      <Name text={t.name} mono />
-                    </Link>
+                    <ToolLink name={t.name} />
                   </td>
                   <td className="num">{fmtInt(t.calls)}</td>
-                  <td className={`num ${t.heavy ? 'heavy' : ''}`} title={fmtTokens(t.avg_units)}>
-                    {fmtUnits(t.avg_units)}
+                  <td
+                    className={`num ${t.heavy ? 'heavy' : ''}`}
+                    title={`${fmtUnits(t.avg_units)} UTF-16 units`}
+                  >
+                    {fmtTok(t.avg_units)}
                   </td>
-                  <td className="num" title={fmtTokens(t.units)}>
-                    {fmtUnits(t.units)}
+                  <td className="num" title={`${fmtUnits(t.units)} UTF-16 units`}>
+                    {fmtTok(t.units)}
                   </td>
                   <td className="num">{fmtUsd(t.cost_usd)}</td>
                   <td
                     className="num"
-                    title={t.schema_bytes !== null ? fmtTokens(t.schema_bytes) : 'not registered'}
+                    title={
+                      t.schema_bytes !== null
+                        ? `${fmtInt(t.schema_bytes)} UTF-16 units`
+                        : 'not registered'
+                    }
                   >
-                    {t.schema_bytes === null ? '—' : fmtInt(t.schema_bytes)}
+                    {fmtTok(t.schema_bytes)}
                   </td>
                   <td className="num">{fmtUsd(t.schema_cost_per_session_usd)}</td>
                 </tr>

@@ -9,12 +9,21 @@ import { Link, navigate, useLocation } from '../../app/router';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
 import { Name } from '../../components/Name';
+import { ToolLink } from '../../components/ToolLink';
 import { OutcomeBar } from '../../components/OutcomeBar';
 import { Fact } from '../../components/Fact';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
 import { useApi } from '../../api/api';
-import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUnits } from '../../lib/format';
+import {
+  TOKENS_RULE,
+  fmtDateTime,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtTokens,
+  fmtUnits,
+} from '../../lib/format';
 import { ToolBadges } from './tool-badges';
 import './tool.css';
 
@@ -61,12 +70,18 @@ export function ToolPage() {
           sub={`${tool.first_call_successes} of ${tool.calls}`}
         />
         <Fact label="Retried calls" value={fmtInt(tool.retries)} />
-        <Fact label="Avg response" value={fmtUnits(tool.avg_response_bytes)} sub="UTF-16 units" />
+        <Fact
+          label="Avg response"
+          value={fmtTokens(tool.avg_response_bytes)}
+          sub={`${fmtUnits(tool.avg_response_bytes)} UTF-16 units`}
+          title={TOKENS_RULE}
+        />
         <Fact label="p95 latency" value={fmtMs(tool.p95_ms)} />
         <Fact
           label="Schema"
-          value={tool.schema_bytes === null ? '—' : fmtInt(tool.schema_bytes)}
-          sub={tool.registered ? 'units, every session' : 'not registered'}
+          value={fmtTokens(tool.schema_bytes)}
+          sub={tool.registered ? 'sent every session' : 'not registered'}
+          title={TOKENS_RULE}
         />
       </div>
       <div className="grid cols-3">
@@ -88,6 +103,8 @@ export function ToolPage() {
             buckets={sizes.histogram}
             height={170}
             testId="tool-sizes"
+            xTitle="Response size (UTF-16 units)"
+            yTitle="Calls"
             onBucket={(b) => navigate(link('/calls', { tool: tool.name, size_bucket: b }))}
           />
         </Panel>
@@ -155,7 +172,6 @@ export function ToolPage() {
 }
 
 function PairColumn({ title, pairs }: { title: string; pairs: { tool: string; count: number }[] }) {
-  const { link } = useFilters();
   return (
     <div className="pair-col">
       <h3>{title}</h3>
@@ -165,9 +181,7 @@ function PairColumn({ title, pairs }: { title: string; pairs: { tool: string; co
         <ul>
           {pairs.slice(0, 8).map((p) => (
             <li key={p.tool}>
-              <Link href={link('/tool', { name: p.tool })}>
-                <Name text={p.tool} mono />
-              </Link>
+              <ToolLink name={p.tool} />
               <span className="num">{fmtInt(p.count)}</span>
             </li>
           ))}

@@ -8,7 +8,7 @@ import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { useAppData } from '../../app/status';
-import { Name } from '../../components/Name';
+import { ToolLink } from '../../components/ToolLink';
 import { OutcomeBar } from '../../components/OutcomeBar';
 import {
   parseSort,
@@ -20,7 +20,8 @@ import {
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
 import { useApi } from '../../api/api';
-import { fmtInt, fmtMs, fmtPct, fmtUnits } from '../../lib/format';
+import { fmtInt, fmtMs, fmtPct, fmtTok, fmtUnits } from '../../lib/format';
+import { Abbr, Unit } from '../../components/Term';
 import { ToolBadges } from './tool-badges';
 import './tools.css';
 
@@ -121,19 +122,21 @@ export function ToolsPage() {
                 Calls
               </SortHeader>
               <SortHeader k="fcs" sort={sort} onSort={onSort} num defaultDir="asc">
-                FCS
+                <Abbr term="FCS" />
               </SortHeader>
               <SortHeader k="retries" sort={sort} onSort={onSort} num>
                 Retried
               </SortHeader>
               <SortHeader k="avg" sort={sort} onSort={onSort} num>
-                Avg resp.
+                Avg response
+                <Unit unit="tok" />
               </SortHeader>
               <SortHeader k="p95" sort={sort} onSort={onSort} num>
-                p95
+                <Abbr term="p95" /> latency
               </SortHeader>
               <SortHeader k="schema" sort={sort} onSort={onSort} num>
                 Schema
+                <Unit unit="tok" />
               </SortHeader>
               <th>Outcomes</th>
             </tr>
@@ -153,13 +156,7 @@ export function ToolsPage() {
                   }}
                 >
                   <td>
-                    <Link
-                      href={link('/tool', { name: t.name })}
-                      className="tool-name"
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      <Name text={t.name} mono />
-                    </Link>
+                    <ToolLink name={t.name} />
                   </td>
                   <td>
                     <ToolBadges tool={t} />
@@ -183,15 +180,19 @@ export function ToolsPage() {
                     {fmtPct(fcs)}
                   </td>
                   <td className="num">{t.calls ? fmtInt(t.retries) : '—'}</td>
-                  <td className="num" title="average response size, UTF-16 units">
-                    {fmtUnits(t.avg_response_bytes)}
+                  <td className="num" title={`${fmtUnits(t.avg_response_bytes)} UTF-16 units`}>
+                    {fmtTok(t.avg_response_bytes)}
                   </td>
                   <td className="num">{fmtMs(t.p95_ms)}</td>
                   <td
                     className="num"
-                    title={t.schema_bytes !== null ? `${t.schema_bytes} units` : 'not registered'}
+                    title={
+                      t.schema_bytes !== null
+                        ? `${fmtInt(t.schema_bytes)} UTF-16 units`
+                        : 'not registered'
+                    }
                   >
-                    {fmtUnits(t.schema_bytes)}
+                    {fmtTok(t.schema_bytes)}
                   </td>
                   <td>{t.calls ? <OutcomeBar outcomes={t.outcomes} compact /> : null}</td>
                 </tr>
