@@ -41,6 +41,8 @@ test('a 50 KB input types without blocking, and the canonical form folds', async
   const args = bigArguments();
   const text = JSON.stringify(args, null, 1);
   expect(text.length).toBeGreaterThan(50_000);
+  // The analysis runs in a dedicated worker, allowed by the page's CSP (`worker-src 'self'`).
+  await expect.poll(() => page.workers().length).toBe(1);
   const input = page.getByTestId('pg-input');
   await input.fill(text);
   await expect(page.getByTestId('pg-hash')).toHaveText(hash12(sortedJson(args)), {

@@ -6,6 +6,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SizeBucketCount } from '../../api/types';
 import { fmtTokens } from '../../lib/format';
+import { NoMatch } from '../States';
 import { AXIS, COUNT_AXIS, GRID, TOOLTIP } from './chart-theme';
 import { ChartTooltip, type TooltipProps } from './ChartTooltip';
 import './charts.css';
@@ -35,7 +36,7 @@ export function SizeHistogram({
   /** Opens the calls of a bucket (its index in the engine's log scale). */
   onBucket?: (bucket: number) => void;
 }) {
-  if (buckets.length === 0) return <div className="empty-row">Nothing to show in this view.</div>;
+  if (buckets.every((b) => b.count === 0)) return <NoMatch what={unit} compact />;
   const data = buckets.map((b) => ({
     bucket: b.bucket,
     label: b.label,
@@ -44,7 +45,7 @@ export function SizeHistogram({
   }));
   const slant = data.length > FLAT_LABELS_MAX;
   return (
-    <div className="chart" data-testid={testId}>
+    <div className="chart" data-testid={testId} data-buckets={data.length}>
       <ResponsiveContainer width="100%" height={height + (slant ? 26 : 0)}>
         <BarChart
           data={data}

@@ -102,7 +102,7 @@ export function SizesPage() {
   );
 
   if (hasData === false) return <NoDataYet />;
-  if (res.error && !res.data) return <ErrorState message={res.error} />;
+  if (res.error && !res.data) return <ErrorState message={res.error} retry={res.retry} />;
   if (!res.data) return <Loading rows={8} />;
   const s = res.data;
   const price = s.cost.usd_per_million_tokens;

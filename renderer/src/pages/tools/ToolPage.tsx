@@ -33,7 +33,7 @@ export function ToolPage() {
   const name = loc.params.get('name');
   const res = useApi(name !== null ? metricsPaths.tool(filters, name) : null);
   if (name === null) return <ErrorState message="No tool given. Pick one on the Tools page." />;
-  if (res.error && !res.data) return <ErrorState message={res.error} />;
+  if (res.error && !res.data) return <ErrorState message={res.error} retry={res.retry} />;
   if (!res.data) return <Loading rows={10} />;
   const { tool, latency, sizes, chains, pairs } = res.data;
   const fcsRate = tool.calls ? tool.first_call_successes / tool.calls : null;

@@ -73,7 +73,8 @@ export function ToolsPage() {
   const [selected, setSelected] = useListNav(rows.length, open);
 
   if (hasData === false) return <NoDataYet />;
-  if (summary.error && !summary.data) return <ErrorState message={summary.error} />;
+  if (summary.error && !summary.data)
+    return <ErrorState message={summary.error} retry={summary.retry} />;
   if (!summary.data) return <Loading rows={8} />;
   const all = summary.data.tools;
   const dead = all.filter((t) => t.dead).length;
