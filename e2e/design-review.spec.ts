@@ -36,6 +36,10 @@ test('7 · a filter that matches nothing says so and offers to clear it; never a
   await expect(page).toHaveURL(new RegExp(Q));
   await expect(page.getByTestId('card-calls')).toBeVisible();
 
+  // The Calls table says the same.
+  await page.goto(`${devtools.url}/calls?${Q}&tool=nonexistent`);
+  await expect(page.getByTestId('no-match')).toContainText('No calls match tool = nonexistent');
+
   // The Sizes charts, with a time range and a tool that match nothing.
   await page.goto(`${devtools.url}/sizes?${Q}&range=15m&tool=nonexistent`);
   await expect(page.getByTestId('no-match').first()).toContainText(

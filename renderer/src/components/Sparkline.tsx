@@ -1,6 +1,8 @@
 /**
  * A plain SVG sparkline: cheaper than a chart library for a 120×28 trend, and it scales with
- * its box. Null points (no calls in that bucket, so no rate) break the line.
+ * its box. Null points (no calls in that bucket, so no rate) are stepped over: the line joins
+ * the buckets that have a value, so a rate measured in three scattered hours reads as a line,
+ * not as stray ticks. The last value gets a dot.
  */
 export function Sparkline({
   values,
@@ -34,15 +36,13 @@ export function Sparkline({
   const x = (i: number): number => (i / (values.length - 1)) * W;
   const y = (v: number): number => H - 2 - ((v - lo) / span) * (H - 4);
   let d = '';
-  let pen = false;
+  let last: [number, number] | null = null;
   values.forEach((v, i) => {
-    if (v === null) {
-      pen = false;
-      return;
-    }
-    d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`;
-    pen = true;
+    if (v === null) return;
+    d += `${last ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`;
+    last = [x(i), y(v)];
   });
+  const end = last as [number, number] | null;
   const area = values.every((v) => v !== null) ? `${d}L${W} ${H}L0 ${H}Z` : '';
   return (
     <svg
@@ -54,6 +54,7 @@ export function Sparkline({
     >
       {area && <path className="spark-area" d={area} />}
       <path className="spark-line" d={d} vectorEffect="non-scaling-stroke" />
+      {end && <circle className="spark-end" cx={end[0]} cy={end[1]} r={1.6} />}
     </svg>
   );
 }

@@ -3,6 +3,7 @@ import { OUTCOME_LABEL } from '../../api/types';
 import type { CallView } from '../../api/types';
 import { reasonText } from '../../api/session-facts';
 import { Name } from '../../components/Name';
+import { NoMatch } from '../../components/States';
 import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
 import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits } from '../../lib/format';
@@ -88,7 +89,7 @@ export function CallsTable({
           })}
         </tbody>
       </table>
-      {rows.length === 0 && <div className="empty-row">No calls match these filters.</div>}
+      {rows.length === 0 && <NoMatch compact />}
     </div>
   );
 }

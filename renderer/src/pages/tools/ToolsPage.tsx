@@ -17,7 +17,7 @@ import {
   sortRows,
   type SortState,
 } from '../../components/SortableTable';
-import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
+import { ErrorState, Loading, NoDataYet, NoMatch, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
 import { useApi } from '../../api/api';
 import { fmtInt, fmtMs, fmtPct, fmtTok, fmtUnits } from '../../lib/format';
@@ -201,13 +201,14 @@ export function ToolsPage() {
             })}
           </tbody>
         </table>
-        {rows.length === 0 && (
-          <div className="empty-row">
-            {q
-              ? `No tool matches “${q}”.`
-              : 'No tools yet: they appear with the first startup or call.'}
-          </div>
-        )}
+        {rows.length === 0 &&
+          (q ? (
+            <div className="empty-row">No tool matches “{q}”.</div>
+          ) : (
+            <NoMatch what="tools" compact>
+              Tools appear with the first startup or call.
+            </NoMatch>
+          ))}
       </div>
     </div>
   );
