@@ -237,8 +237,9 @@ test('a short range reads per minute: the chart, its axis, tooltip and the spark
 
   // The tooltip names the whole minute.
   await chart.hover();
-  await expect(chart.locator('.recharts-tooltip-label')).toHaveText(/\d\d:\d\d–\d\d:\d\d$/);
-  const [from, to] = (await chart.locator('.recharts-tooltip-label').innerText())
+  const heading = chart.getByTestId('chart-tooltip').locator('.chart-tip-head');
+  await expect(heading).toHaveText(/\d\d:\d\d–\d\d:\d\d$/);
+  const [from, to] = (await heading.innerText())
     .split(', ')
     .at(-1)!
     .split('–')

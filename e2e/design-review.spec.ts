@@ -178,7 +178,7 @@ test('13 · chart tooltips list the stack top-down with swatches and a total; hi
     await page.mouse.move(0, 0);
     await page.mouse.move(tall.x, tall.y, { steps: 5 });
     await expect(tip).toBeVisible({ timeout: 1000 });
-  }).toPass();
+  }).toPass({ timeout: 15_000 });
   const names = await tip.locator('tbody tr:not(.chart-tip-total) td:first-child').allInnerTexts();
   const order = ['crashed', 'tool error', 'bad args', 'empty', 'ok'];
   expect(names).toEqual(order.filter((n) => names.includes(n)));

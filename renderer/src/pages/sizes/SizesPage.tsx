@@ -141,7 +141,7 @@ export function SizesPage() {
           label="Schemas per session"
           value={fmtTokens(schema.bytes)}
           valueTitle={TOKENS_RULE}
-          sub={`${fmtUsd(schema.cost_per_session_usd)} per session · ${plural(schema.registered_tools, 'tool')}`}
+          sub={`${fmtInt(schema.bytes)} UTF-16 units · ${fmtUsd(schema.cost_per_session_usd)} · ${plural(schema.registered_tools, 'tool')}`}
           href={link('/tools', { sort: '-schema' })}
         />
         <StatCard
