@@ -12,7 +12,7 @@ import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
 import { useAppData } from '../app/status';
 import { fmtMs, fmtTimeMs } from '../lib/format';
-import { Name } from './Name';
+import { ToolLink } from './ToolLink';
 import './live-feed.css';
 
 const ROWS = 40;
@@ -54,15 +54,16 @@ export function LiveFeed() {
         const o = outcomeKey({ outcome: c.outcome as Call['outcome'], is_empty: c.is_empty });
         return (
           <li key={c.id} className={liveIds.has(c.id) ? 'feed-row fresh' : 'feed-row'}>
-            <span className="feed-time">{fmtTimeMs(c.started_ms)}</span>
-            <span className={`dot o-${o}`} title={OUTCOME_LABEL[o]} />
+            {/* The time opens the call's session; the name opens the tool, as everywhere. */}
             <Link
               href={link('/session', { id: c.session_id })}
-              className="feed-tool"
-              title={`${c.tool_name} — open session`}
+              className="feed-time"
+              title={`Open session ${c.session_id}`}
             >
-              <Name text={c.tool_name} />
+              {fmtTimeMs(c.started_ms)}
             </Link>
+            <span className={`dot o-${o}`} title={OUTCOME_LABEL[o]} />
+            <ToolLink name={c.tool_name} className="feed-tool" />
             <span className="feed-ms">{fmtMs(c.duration_ms)}</span>
           </li>
         );

@@ -3,6 +3,7 @@ import { Bar, BarChart, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 
 import type { LatencySummary } from '../../api/types';
 import { fmtMs, LATENCY_BUCKETS, latencyBucketOf } from '../../lib/format';
 import { AXIS, COUNT_AXIS, TOOLTIP } from './chart-theme';
+import { Abbr } from '../Term';
 import { ChartTooltip, type TooltipProps } from './ChartTooltip';
 import './charts.css';
 
@@ -71,10 +72,20 @@ export function LatencyBuckets({
   );
 }
 
-function Pct({ label, value, note }: { label: string; value: number | null; note?: string }) {
+function Pct({
+  label,
+  value,
+  note,
+}: {
+  label: 'p50' | 'p95' | 'p99';
+  value: number | null;
+  note?: string;
+}) {
   return (
     <div className="pct" data-testid={`latency-${label}`}>
-      <span className="pct-label">{label}</span>
+      <span className="pct-label">
+        <Abbr term={label} />
+      </span>
       <span className="pct-value">{fmtMs(value)}</span>
       {note && <span className="pct-note">{note}</span>}
     </div>

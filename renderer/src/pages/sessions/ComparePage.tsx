@@ -13,6 +13,7 @@ import { OutcomeBar } from '../../components/OutcomeBar';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
+import { Abbr } from '../../components/Term';
 import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { useApi } from '../../api/api';
 import { useSession } from './useSession';
@@ -69,12 +70,18 @@ export function ComparePage() {
               <tr>
                 <th>Tool</th>
                 <th className="num">A calls</th>
-                <th className="num">A FCS</th>
+                <th className="num">
+                  A <Abbr term="FCS" />
+                </th>
                 <th>A outcomes</th>
                 <th className="num">B calls</th>
-                <th className="num">B FCS</th>
+                <th className="num">
+                  B <Abbr term="FCS" />
+                </th>
                 <th>B outcomes</th>
-                <th className="num">Δ FCS</th>
+                <th className="num">
+                  Δ <Abbr term="FCS" />
+                </th>
               </tr>
             </thead>
             <tbody>
