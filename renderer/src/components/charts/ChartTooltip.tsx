@@ -27,6 +27,7 @@ function swatchOf(r: Row): string | undefined {
   return typeof datum?.fill === 'string' ? datum.fill : (r.fill ?? r.color);
 }
 
+/** Recharts' `content` for a bar chart: heading, rows top of the stack first, total. */
 export function ChartTooltip({
   active,
   label,

@@ -10,6 +10,7 @@ import './canonical-text.css';
 /** Texts up to this many characters are shown whole (about four wrapped lines). */
 const FOLD_AFTER_CHARS = 240;
 
+/** The canonical form, folded past {@link FOLD_AFTER_CHARS} characters until asked. */
 export function CanonicalText({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
   const long = text.length > FOLD_AFTER_CHARS;

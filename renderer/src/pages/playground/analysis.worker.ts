@@ -6,11 +6,13 @@
 import { diffsOf, type DiffParts } from './diff-cache';
 import { runAnalysis, type AnalysisResult } from './run-analysis';
 
+/** A text to analyse, numbered so the page can match the reply. */
 export interface AnalysisRequest {
   id: number;
   text: string;
 }
 
+/** The analysis with each language's diff, or word that the result could not be copied back. */
 export type AnalysisReply =
   | { id: number; result: AnalysisResult; diffs: Record<string, DiffParts> }
   | { id: number; uncloneable: true };

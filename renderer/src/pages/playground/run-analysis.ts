@@ -4,9 +4,11 @@
  */
 import { analyze, JsonSyntaxError, type Analysis } from '../../../../src/canonical/index';
 
+/** The analysis, or where the text stops being JSON (line and column 1-based). */
 export type AnalysisResult =
   { ok: true; analysis: Analysis } | { ok: false; error: string; line?: number; column?: number };
 
+/** Analyses one text with the canonical engine; never throws. */
 export function runAnalysis(text: string): AnalysisResult {
   try {
     return { ok: true, analysis: analyze(text) };
