@@ -165,16 +165,17 @@ test('13 · chart tooltips list the stack top-down with swatches and a total; hi
   // Hover the tallest bar of the calls-over-time chart.
   const bars = page.locator('[data-testid="calls-over-time"] .recharts-bar-rectangle path');
   await expect(bars.first()).toBeVisible();
-  const boxes = await bars.evaluateAll((els) =>
-    els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return { x: r.x + r.width / 2, y: r.y + 2, h: r.height };
-    }),
-  );
-  const tall = boxes.sort((a, b) => b.h - a.h)[0]!;
-  // Hover from outside the chart, in steps, until recharts shows its tooltip.
+  // Hover from outside the chart, in steps, until recharts shows its tooltip. The bars are
+  // measured on each try: the chart may still be settling into its width.
   const tip = page.getByTestId('chart-tooltip');
   await expect(async () => {
+    const boxes = await bars.evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height };
+      }),
+    );
+    const tall = boxes.sort((a, b) => b.h - a.h)[0]!;
     await page.mouse.move(0, 0);
     await page.mouse.move(tall.x, tall.y, { steps: 5 });
     await expect(tip).toBeVisible({ timeout: 1000 });
