@@ -23,6 +23,9 @@ function sessionView(r: SessionRow, usdPerMillion: number) {
     id: r.session_id,
     project_id: r.project_id,
     clients: r.clients,
+    /** What titles the row: an SDK's label if one came as an extra field, else the first tool. */
+    label: r.label,
+    first_tool: r.first_tool,
     first_seen: iso(r.first_ms),
     last_seen: iso(r.last_ms),
     first_seen_ms: r.first_ms,

@@ -14,6 +14,33 @@ export function parseSort(value: string | null, fallback: SortState): SortState 
 
 export const sortParam = (s: SortState): string => (s.dir === 'desc' ? `-${s.key}` : s.key);
 
+/**
+ * `aria-sort` for a sortable header: the sorted one says its direction, the others `none`, so a
+ * screen reader tells which column orders the rows and that the others can. Headers that cannot
+ * sort carry no `aria-sort` at all.
+ */
+export function ariaSort(
+  active: boolean,
+  dir: 'asc' | 'desc',
+): 'ascending' | 'descending' | 'none' {
+  return active ? (dir === 'asc' ? 'ascending' : 'descending') : 'none';
+}
+
+/** What a sort button says beyond its label: the order now, and what a click does. */
+export function sortHint(label: string, active: boolean, dir: 'asc' | 'desc'): string {
+  if (!active) return `Sort by ${label}`;
+  return `Sorted by ${label}, ${dir === 'asc' ? 'ascending' : 'descending'}; click to reverse`;
+}
+
+/** The arrow beside a sortable header's label (decorative: `aria-sort` says it). */
+export function SortIndicator({ active, dir }: { active: boolean; dir: 'asc' | 'desc' }) {
+  return (
+    <span className={active ? 'sort-ind on' : 'sort-ind'} aria-hidden="true">
+      {active ? (dir === 'asc' ? '↑' : '↓') : '↕'}
+    </span>
+  );
+}
+
 export function SortHeader({
   k,
   sort,
@@ -34,15 +61,14 @@ export function SortHeader({
     ? { key: k, dir: sort.dir === 'asc' ? 'desc' : 'asc' }
     : { key: k, dir: defaultDir };
   return (
-    <th
-      className={num ? 'num' : ''}
-      aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-    >
-      <button type="button" onClick={() => onSort(next)}>
+    <th className={num ? 'num' : ''} scope="col" aria-sort={ariaSort(active, sort.dir)}>
+      <button
+        type="button"
+        onClick={() => onSort(next)}
+        title={typeof children === 'string' ? sortHint(children, active, sort.dir) : undefined}
+      >
         {children}
-        <span className={active ? 'sort-ind on' : 'sort-ind'}>
-          {active ? (sort.dir === 'asc' ? '↑' : '↓') : '↕'}
-        </span>
+        <SortIndicator active={active} dir={sort.dir} />
       </button>
     </th>
   );

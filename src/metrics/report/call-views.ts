@@ -17,6 +17,8 @@ export interface FactCall extends ChainMember {
   prev_link: number;
   fcs: number;
   prev_tool: string | null;
+  /** Fields the SDK sent beyond the contract, as stored (JSON text), when any. */
+  extra?: string | null;
 }
 
 /** A call as the API shows it: what it is, and why it is or is not a first-call success. */
@@ -44,6 +46,24 @@ export interface CallView extends Omit<CallFields, 'outcome'> {
   latency_bucket: number;
   size_bucket: number;
   reason: string;
+  /**
+   * Fields the SDK sent beyond the contract (wire-format §2: unknown fields are allowed and
+   * kept), or null. What a retry chain can show changing between attempts besides the hash.
+   */
+  extra: Record<string, unknown> | null;
+}
+
+/** Stored extras back as an object; text that is not a JSON object reads as none. */
+function extraOf(text: string | null | undefined): Record<string, unknown> | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 const OUTCOME_WORDS: Record<string, string> = {
@@ -108,6 +128,7 @@ export function callView(c: FactCall, nextGapMs: number | null = null): CallView
     latency_bucket: latencyBucketIndex(c.duration_ms),
     size_bucket: sizeBucket(c.response_bytes),
     reason: reasonOf(c, nextGapMs),
+    extra: extraOf(c.extra),
   };
 }
 

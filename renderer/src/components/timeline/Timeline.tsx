@@ -7,6 +7,7 @@ import { useMemo, useRef, useState, type MouseEvent } from 'react';
 import { OUTCOME_LABEL } from '../../api/types';
 import type { Chain, CallView } from '../../api/types';
 import { fmtMs, fmtTimeMs } from '../../lib/format';
+import { verdictOf } from '../../lib/verdict';
 import { Name } from '../Name';
 import { relLabel, ticks } from './scale';
 import './timeline.css';
@@ -171,7 +172,7 @@ export function Timeline({
                   left: pct(x(c.started_ms)),
                   width: `max(5px, ${pct(c.duration_ms / span)})`,
                 }}
-                title={`${c.tool_name} · ${OUTCOME_LABEL[o]} · ${fmtMs(c.duration_ms)} · ${relLabel(c.started_ms - origin)}${c.first_call_success ? ' · first-call success' : ''}`}
+                title={`${c.tool_name} · ${OUTCOME_LABEL[o]} · ${fmtMs(c.duration_ms)} · ${relLabel(c.started_ms - origin)} · ${c.first_call_success ? '✓' : '✗'} ${verdictOf(c).short}`}
                 onClick={() => onSelect?.(c.id)}
                 data-call={c.id}
                 aria-label={`${c.tool_name} ${OUTCOME_LABEL[o]} at ${relLabel(c.started_ms - origin)}`}

@@ -3,7 +3,7 @@
  * filters plus metric conditions the server applies exactly (`outcome`, `first_call_success`,
  * `retried`, `latency`, `chain`, `session`), newest first, a page at a time.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/types';
 import { describeError } from '../../api/http';
 import { metricsPaths } from '../../api/metrics';
@@ -15,6 +15,7 @@ import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/St
 import { useListNav } from '../../hooks/useHotkeys';
 import { getApi, useApi, withQuery } from '../../api/api';
 import { fmtInt } from '../../lib/format';
+import { CallDetails } from '../../components/details/CallDetails';
 import { CallsTable } from './CallsTable';
 import './calls.css';
 
@@ -77,6 +78,20 @@ export function CallsPage() {
     [rows, link],
   );
   const [selected, setSelected] = useListNav(rows.length, open);
+  // The selection follows the call, not the row number: live updates put new calls on top, and
+  // the details panel must not jump to whichever call slid into the selected row.
+  const selectedId = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    selectedId.current = selected >= 0 ? rows[selected]?.id : undefined;
+    // Only a move of the selection re-pins it; a new list is handled below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selected]);
+  useEffect(() => {
+    const id = selectedId.current;
+    if (id === undefined || rows[selected]?.id === id) return;
+    setSelected(rows.findIndex((c) => c.id === id));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows]);
   const set = (changes: Record<string, string | null>): void =>
     navigate(hrefOf('/calls', withParams(loc.params, changes)), { replace: true });
 
@@ -140,24 +155,42 @@ export function CallsPage() {
       {!first.data ? (
         <Loading rows={8} />
       ) : (
-        <>
-          <CallsTable
-            rows={rows}
-            selected={selected}
-            onOpen={(i) => {
-              setSelected(i);
-              open(i);
-            }}
+        <div className="with-details">
+          <div className="calls-main">
+            <CallsTable
+              rows={rows}
+              selected={selected}
+              onSelect={setSelected}
+              onOpen={(i) => {
+                setSelected(i);
+                open(i);
+              }}
+            />
+            {cursor && (
+              <div className="more">
+                <button className="btn" onClick={loadMore}>
+                  Load older calls
+                </button>
+                {extra.error && <span className="err-text">{extra.error}</span>}
+              </div>
+            )}
+          </div>
+          <CallDetails
+            call={rows[selected]}
+            sessionHref={
+              rows[selected]
+                ? link('/session', { id: rows[selected].session_id, call: rows[selected].id })
+                : undefined
+            }
+            onClose={() => setSelected(-1)}
+            hint={
+              <>
+                Select a call to see why it is or is not a first-call success. <kbd>j</kbd>/
+                <kbd>k</kbd> move, <kbd>Enter</kbd> opens its session.
+              </>
+            }
           />
-          {cursor && (
-            <div className="more">
-              <button className="btn" onClick={loadMore}>
-                Load older calls
-              </button>
-              {extra.error && <span className="err-text">{extra.error}</span>}
-            </div>
-          )}
-        </>
+        </div>
       )}
     </div>
   );

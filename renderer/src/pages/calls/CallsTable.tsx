@@ -1,8 +1,12 @@
-/** The calls table: one row per call with its outcome and first-call verdict. */
+/**
+ * The calls table: one row per call with its outcome and a short first-call verdict. A click
+ * selects the row (its details, session included, show beside the table); a double click or
+ * Enter opens it in its session.
+ */
 import { OUTCOME_LABEL } from '../../api/types';
 import type { CallView } from '../../api/types';
-import { reasonText } from '../../api/session-facts';
-import { Name } from '../../components/Name';
+import { useDetailsBeside } from '../../components/details/useDetailsBeside';
+import { VerdictCell } from '../../components/details/VerdictCell';
 import { NoMatch } from '../../components/States';
 import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
@@ -11,24 +15,27 @@ import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits } from '../../lib/forma
 export function CallsTable({
   rows,
   selected,
+  onSelect,
   onOpen,
 }: {
   rows: CallView[];
   selected: number;
+  onSelect: (i: number) => void;
   onOpen: (i: number) => void;
 }) {
+  // Narrow windows: the hash moves to the drawer, so tool names keep their room.
+  const wide = useDetailsBeside();
   return (
     <div className="table-wrap calls-table" tabIndex={0} role="region" aria-label="Calls">
       <table className="data" data-testid="calls">
         <colgroup>
           <col className="w-when" />
-          <col className="w-tool" />
+          <col />
           <col className="w-outcome" />
           <col className="w-n" />
           <col className="w-n" />
-          <col className="w-hash" />
-          <col />
-          <col className="w-session" />
+          {wide && <col className="w-hash" />}
+          <col className="w-verdict" />
         </colgroup>
         <thead>
           <tr>
@@ -40,9 +47,8 @@ export function CallsTable({
               Response
               <Unit unit="tok" />
             </th>
-            <th>args_hash</th>
+            {wide && <th>args_hash</th>}
             <th>First-call success</th>
-            <th>Session</th>
           </tr>
         </thead>
         <tbody>
@@ -54,7 +60,8 @@ export function CallsTable({
                 data-row-index={i}
                 data-call={c.id}
                 className={`clickable ${i === selected ? 'selected' : ''}`}
-                onClick={() => onOpen(i)}
+                onClick={() => onSelect(i)}
+                onDoubleClick={() => onOpen(i)}
               >
                 <td className="mono" title={`${c.started_at} (${fmtDateTime(c.started_ms)})`}>
                   {fmtTimeMs(c.started_ms)}
@@ -74,15 +81,9 @@ export function CallsTable({
                 <td className="num" title={`${fmtUnits(c.response_bytes)} UTF-16 units`}>
                   {fmtTok(c.response_bytes)}
                 </td>
-                <td className="mono faint">{c.args_hash}</td>
-                <td title={c.reason}>
-                  <span className={`verdict-inline ${c.first_call_success ? 'yes' : 'no'}`}>
-                    {c.first_call_success ? '✓' : '✗'}
-                  </span>{' '}
-                  {reasonText(c.reason)}
-                </td>
-                <td className="mono">
-                  <Name text={c.session_id} />
+                {wide && <td className="mono faint">{c.args_hash}</td>}
+                <td>
+                  <VerdictCell call={c} />
                 </td>
               </tr>
             );

@@ -6,7 +6,9 @@
  */
 import { memo, useMemo, useState } from 'react';
 import type { Analysis } from '../../../../src/canonical/index';
+import { useLocation } from '../../app/router';
 import { CopyButton } from '../../components/CopyButton';
+import { CompareArgs } from './CompareArgs';
 import { DiagnosticList } from './DiagnosticList';
 import { FixturePanel } from './FixturePanel';
 import { checkFixtures, loadFixtures } from './fixtures';
@@ -20,7 +22,12 @@ const STORAGE_KEY = 'mcpulse.playground.input';
 const EXAMPLE =
   '{\n  "query": "café <b>&",\n  "limit": 10.0,\n  "filters": { "🚀": true, "\\uffff": false }\n}';
 
+/** One text across languages, or two texts compared (`?mode=compare`, from a retry chain). */
 export default function PlaygroundPage() {
+  return useLocation().params.get('mode') === 'compare' ? <CompareArgs /> : <SingleText />;
+}
+
+function SingleText() {
   const [text, setText] = useState(() => localStorage.getItem(STORAGE_KEY) ?? EXAMPLE);
   const [hash, setHash] = useState('');
   const [active, setActive] = useState<string | null>(null);

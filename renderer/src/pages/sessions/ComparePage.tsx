@@ -16,6 +16,7 @@ import { Timeline } from '../../components/timeline/Timeline';
 import { Abbr } from '../../components/Term';
 import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { useApi } from '../../api/api';
+import { sessionTitle } from './session-title';
 import { useSession } from './useSession';
 import './compare.css';
 
@@ -154,11 +155,11 @@ function SideHead({ label, d }: { label: string; d: SessionDetail }) {
     <div className="side-head" data-testid={`compare-${label}`}>
       <div className="side-title">
         <span className="side-label">{label}</span>
-        <Link href={link('/session', { id: s.id })} className="mono">
-          <Name text={s.id} />
+        <Link href={link('/session', { id: s.id })} className="side-name">
+          <Name text={sessionTitle(s)} />
         </Link>
-        <span className="muted">
-          <Name text={s.clients.join(', ')} />
+        <span className="muted mono">
+          <Name text={s.id} />
         </span>
       </div>
       <div className="side-nums">

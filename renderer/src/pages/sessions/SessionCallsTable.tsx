@@ -1,11 +1,16 @@
-/** A session's calls in order, each with its verdict: first-call success or not, and why. */
+/**
+ * A session's calls in order, each with a short first-call verdict; the selected call's full
+ * reason shows in the details panel beside the table.
+ */
 import { useEffect, useMemo } from 'react';
 import { OUTCOME_LABEL } from '../../api/types';
 import type { Chain, CallView } from '../../api/types';
-import { chainOfCall, isUnhashable, reasonText } from '../../api/session-facts';
+import { chainOfCall, isUnhashable } from '../../api/session-facts';
+import { useDetailsBeside } from '../../components/details/useDetailsBeside';
+import { VerdictCell } from '../../components/details/VerdictCell';
+import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
 import { fmtMs, fmtTok, fmtUnits } from '../../lib/format';
-import { Unit } from '../../components/Term';
 import { relLabel } from '../../components/timeline/scale';
 
 export function SessionCallsTable({
@@ -24,6 +29,8 @@ export function SessionCallsTable({
   const chainOf = useMemo(() => chainOfCall(chains), [chains]);
   const chainNo = useMemo(() => new Map(chains.map((c, i) => [c.id, i + 1])), [chains]);
   const origin = calls[0]?.started_ms ?? 0;
+  // Narrow windows: the start time moves to the drawer (the # and the timeline keep the order).
+  const wide = useDetailsBeside();
   useEffect(() => {
     if (selectedIndex >= 0)
       document
@@ -36,18 +43,18 @@ export function SessionCallsTable({
       <table className="data" data-testid="session-calls">
         <colgroup>
           <col className="w-idx" />
-          <col className="w-rel" />
-          <col className="w-tool" />
+          {wide && <col className="w-rel" />}
+          <col />
           <col className="w-outcome" />
           <col className="w-n" />
           <col className="w-n" />
           <col className="w-hash" />
-          <col />
+          <col className="w-verdict" />
         </colgroup>
         <thead>
           <tr>
             <th>#</th>
-            <th>At</th>
+            {wide && <th>At</th>}
             <th>Tool</th>
             <th>Outcome</th>
             <th className="num">Duration</th>
@@ -63,7 +70,6 @@ export function SessionCallsTable({
           {calls.map((c, i) => {
             const o = c.outcome_class;
             const chain = chainOf.get(c.id);
-            const fcs = c.first_call_success;
             return (
               <tr
                 key={c.id}
@@ -73,9 +79,11 @@ export function SessionCallsTable({
                 onClick={() => onSelect(c.id)}
               >
                 <td className="faint">{i + 1}</td>
-                <td className="mono" title={c.started_at}>
-                  {relLabel(c.started_ms - origin)}
-                </td>
+                {wide && (
+                  <td className="mono" title={c.started_at}>
+                    {relLabel(c.started_ms - origin)}
+                  </td>
+                )}
                 <td>
                   <ToolLink name={c.tool_name} />
                 </td>
@@ -95,21 +103,9 @@ export function SessionCallsTable({
                 >
                   {c.args_hash}
                 </td>
-                <td title={c.reason}>
+                <td>
                   <div className="verdict-cell">
-                    <span
-                      className={`verdict ${fcs ? 'yes' : 'no'}`}
-                      data-fcs={fcs ? 'yes' : 'no'}
-                      aria-label={fcs ? 'first-call success' : 'not a first-call success'}
-                    >
-                      {fcs ? '✓' : '✗'}
-                    </span>
-                    <span className="verdict-text">
-                      {reasonText(c.reason)}
-                      {c.retry_of_previous && (
-                        <span className="faint"> · a retry of the previous {c.tool_name} call</span>
-                      )}
-                    </span>
+                    <VerdictCell call={c} />
                     {chain && (
                       <span className="badge chain-badge">chain {chainNo.get(chain.id)}</span>
                     )}

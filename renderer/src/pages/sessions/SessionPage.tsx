@@ -2,12 +2,13 @@
  * One session: its numbers, a timeline of its calls with retry chains drawn as linked groups,
  * the chains spelled out, and every call with why it is or is not a first-call success.
  */
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { CopyButton } from '../../components/CopyButton';
 import { ExportMenu } from '../../components/ExportMenu';
 import { Fact } from '../../components/Fact';
+import { CallDetails } from '../../components/details/CallDetails';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
@@ -15,6 +16,7 @@ import { useListNav } from '../../hooks/useHotkeys';
 import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { ChainList } from './ChainList';
 import { SessionCallsTable } from './SessionCallsTable';
+import { sessionTitle } from './session-title';
 import { useSession } from './useSession';
 import './session.css';
 
@@ -31,10 +33,21 @@ export function SessionPage() {
     [loc.params],
   );
   const selectedIndex = calls.findIndex((c) => c.id === callParam);
-  const [, setNav] = useListNav(
+  const [nav, setNav] = useListNav(
     calls.length,
     useCallback((i: number) => selectCall(calls[i]?.id), [calls, selectCall]),
   );
+  // One selection: j/k move it and the details follow; a click or a link (`?call=`) moves it too.
+  useEffect(() => {
+    const id = calls[nav]?.id;
+    if (nav >= 0 && id !== undefined && id !== callParam) selectCall(id);
+    // Only a keyboard move starts this; the URL side is handled below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nav]);
+  useEffect(() => {
+    if (selectedIndex >= 0 && selectedIndex !== nav) setNav(selectedIndex);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedIndex]);
 
   if (!id) return <ErrorState message="No session given. Pick one on the Sessions page." />;
   if (res.error && !res.data)
@@ -58,8 +71,10 @@ export function SessionPage() {
           Sessions
         </Link>
         <span className="faint">/</span>
-        <h1 className="mono session-id" title={session.id}>
-          {session.id}
+        {/* The heading is the session's name and its id: both identify it. */}
+        <h1 className="session-name" title={`${sessionTitle(session)} · ${session.id}`}>
+          <bdi dir="auto">{sessionTitle(session)}</bdi>{' '}
+          <span className="mono session-id">{session.id}</span>
         </h1>
         <CopyButton text={session.id} label="Copy id" />
         <div className="spacer" />
@@ -117,35 +132,48 @@ export function SessionPage() {
       </div>
 
       <Panel title="Timeline" actions={<Legend />}>
-        <Timeline
-          calls={calls}
-          chains={chains}
-          selectedId={callParam}
-          onSelect={(cid) => {
-            selectCall(cid);
-            setNav(calls.findIndex((c) => c.id === cid));
-          }}
-        />
+        <Timeline calls={calls} chains={chains} selectedId={callParam} onSelect={selectCall} />
       </Panel>
 
       <div className="stack session-lower">
         {chains.length > 0 && (
           <Panel title={`Retry chains (${chains.length})`} flush>
-            <ChainList chains={chains} calls={calls} onSelectCall={selectCall} />
+            <ChainList
+              chains={chains}
+              calls={calls}
+              selectedId={callParam}
+              onSelectCall={selectCall}
+            />
           </Panel>
         )}
-        <Panel title={`Calls (${calls.length})`} flush>
-          <SessionCallsTable
-            calls={calls}
-            chains={chains}
-            selectedId={callParam}
-            selectedIndex={selectedIndex}
-            onSelect={selectCall}
+        <div className="with-details">
+          <Panel title={`Calls (${calls.length})`} flush>
+            <SessionCallsTable
+              calls={calls}
+              chains={chains}
+              selectedId={callParam}
+              selectedIndex={selectedIndex}
+              onSelect={selectCall}
+            />
+          </Panel>
+          <CallDetails
+            call={calls[selectedIndex]}
+            chainLabel={chainLabelOf(chains, calls[selectedIndex]?.chain_id)}
+            onClose={() => {
+              setNav(-1);
+              selectCall(undefined);
+            }}
           />
-        </Panel>
+        </div>
       </div>
     </div>
   );
+}
+
+function chainLabelOf(chains: { id: number; resolved: boolean }[], id: number | null | undefined) {
+  const n = chains.findIndex((c) => c.id === id);
+  if (n < 0) return undefined;
+  return `chain ${n + 1}, ${chains[n]!.resolved ? 'resolved' : 'unresolved'}`;
 }
 
 function Legend() {

@@ -1,6 +1,7 @@
 /**
  * Sessions: every session in the view, searched and sorted by the server, read page by page
- * as you scroll a virtualized list, so 10,000 sessions scroll as smoothly as 10. Tick two to
+ * as you scroll a virtualized list, so 10,000 sessions scroll as smoothly as 10. Each row is
+ * named by what the session did and is a real link (middle-click opens a tab). Tick two to
  * compare them; `/` searches, `j`/`k` move, Enter opens.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -10,6 +11,7 @@ import type { SessionPage, SessionSort } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { useAppData } from '../../app/status';
+import { ariaSort, sortHint, SortIndicator } from '../../components/SortableTable';
 import { ErrorState, NoDataYet } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
 import { usePagedList } from '../../hooks/usePagedList';
@@ -17,7 +19,8 @@ import { fmtInt } from '../../lib/format';
 import { SessionRowView, SESSION_COLUMNS } from './SessionRow';
 import './sessions.css';
 
-const ROW_H = 34;
+/** Two lines: the session's name, and its id under it. */
+const ROW_H = 46;
 const rowsOf = (b: SessionPage) => ({ rows: b.sessions, total: b.total });
 
 export function SessionsPage() {
@@ -63,7 +66,7 @@ export function SessionsPage() {
     (i: number) => virtual.scrollToIndex(i, { align: 'auto' }),
     [virtual],
   );
-  const [selected, setSelected] = useListNav(total, open, { scrollTo });
+  const [selected] = useListNav(total, open, { scrollTo });
 
   if (hasData === false) return <NoDataYet />;
   if (list.error && list.total === null) return <ErrorState message={list.error} />;
@@ -103,52 +106,74 @@ export function SessionsPage() {
           className="input search"
           data-search
           type="search"
-          placeholder="Search session or client  /"
+          placeholder="Search name, session or client  /"
           value={q}
           onChange={(e) => setParams({ q: e.target.value || null })}
           aria-label="Search sessions"
         />
       </div>
-      <div className="vtable" role="grid" aria-rowcount={total} data-testid="sessions">
-        <div className="vrow vhead" role="row">
-          <span className="vcell pick" />
-          {SESSION_COLUMNS.map((c) => (
-            <span key={c.label} role="columnheader" className={`vcell ${c.num ? 'num' : ''}`}>
-              {c.sort ? (
-                <button type="button" onClick={() => onSort(c.sort!, c.asc)}>
-                  {c.label}
-                  <span className={sortKey === c.sort ? 'sort-ind on' : 'sort-ind'}>
-                    {sortKey === c.sort ? (order === 'asc' ? '↑' : '↓') : '↕'}
-                  </span>
-                </button>
-              ) : (
-                c.label
-              )}
-            </span>
-          ))}
+      <div
+        className="vtable"
+        role="table"
+        aria-label="Sessions"
+        aria-rowcount={total + 1}
+        data-testid="sessions"
+        // As tall as its rows, up to the window: eight sessions do not sit above a blank panel.
+        style={{ height: `min(calc(100vh - 140px), ${Math.max(total, 3) * ROW_H + 32}px)` }}
+      >
+        <div className="vrow vhead" role="row" aria-rowindex={1}>
+          <span className="vcell pick" role="columnheader">
+            <span className="sr-only">Compare</span>
+          </span>
+          {SESSION_COLUMNS.map((c) => {
+            const active = sortKey === c.sort;
+            return (
+              <span
+                key={c.label}
+                role="columnheader"
+                aria-sort={c.sort ? ariaSort(active, order) : undefined}
+                className={`vcell ${c.num ? 'num' : ''} ${c.hide ? `hide-${c.hide}` : ''}`}
+              >
+                {c.sort ? (
+                  <button
+                    type="button"
+                    onClick={() => onSort(c.sort!, c.asc)}
+                    title={sortHint(c.label, active, order)}
+                  >
+                    {c.label}
+                    <SortIndicator active={active} dir={order} />
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </span>
+            );
+          })}
         </div>
-        <div className="vbody" ref={scroller}>
+        <div className="vbody" ref={scroller} role="rowgroup">
           {list.total === 0 ? (
-            <div className="empty-row">
-              {q ? `No session matches “${q}”.` : 'No sessions in this view.'}
+            <div role="row">
+              <div role="cell" className="empty-row">
+                {q ? `No session matches “${q}”.` : 'No sessions in this view.'}
+              </div>
             </div>
           ) : (
             <div className="vspace" style={{ height: virtual.getTotalSize() }}>
-              {items.map((v) => (
-                <SessionRowView
-                  key={v.index}
-                  index={v.index}
-                  top={v.start}
-                  session={list.rowAt(v.index)}
-                  selected={v.index === selected}
-                  picked={picked}
-                  onPick={togglePick}
-                  onOpen={() => {
-                    setSelected(v.index);
-                    open(v.index);
-                  }}
-                />
-              ))}
+              {items.map((v) => {
+                const s = list.rowAt(v.index);
+                return (
+                  <SessionRowView
+                    key={v.index}
+                    index={v.index}
+                    top={v.start}
+                    session={s}
+                    selected={v.index === selected}
+                    picked={picked}
+                    onPick={togglePick}
+                    href={s ? link('/session', { id: s.id }) : undefined}
+                  />
+                );
+              })}
             </div>
           )}
         </div>

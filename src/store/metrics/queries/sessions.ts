@@ -4,10 +4,11 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, OC_SQL } from '../sql.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
+import { SESSION_LABEL_FIELDS, sessionNamer, type SessionName } from './session-names.js';
 import { conditions, RAW, SCHEMA_OF_SESSION, type Params } from './sql-parts.js';
 
-/** One row of a sessions list. */
-export interface SessionRow {
+/** One row of a sessions list (with what names it: first tool, an SDK's label). */
+export interface SessionRow extends SessionName {
   project_id: number;
   session_id: string;
   clients: string[];
@@ -52,9 +53,19 @@ const SESSION_AGG_COLUMNS = (oc: string, head: string) => `
   sum(link = 2) AS repeats, sum(link = 3) AS unknown_links, sum(${head}) AS chains,
   sum(response_bytes) AS units, sum(duration_ms) AS duration, sum(duration_ms >= 2000) AS slow`;
 
+/** The first tool of the session of row `s` (session order), for search. */
+const FIRST_TOOL_SQL = `(SELECT c.tool_name FROM calls c INDEXED BY calls_by_session
+  WHERE c.project_id = s.project_id AND c.session_id = s.session_id ORDER BY c.started_ms, c.id LIMIT 1)`;
+
+/** Whether a startup of the session of row `s` carries a label field holding `@q`. */
+const LABEL_MATCH_SQL = `EXISTS (SELECT 1 FROM startups st INDEXED BY startups_by_session
+  WHERE st.project_id = s.project_id AND st.session_id = s.session_id AND st.extra IS NOT NULL
+  AND instr(lower(${SESSION_LABEL_FIELDS.map((f) => `coalesce(json_extract(st.extra, '$.${f}'), '')`).join(" || ' ' || ")}), @q) > 0)`;
+
 /** Sessions: the list and one session in full. */
 export function sessionQueries(ctx: QueryContext) {
   const { prepare, projectsOf, fresh, all, toolsOf } = ctx;
+  const nameOf = sessionNamer(ctx.db);
   return {
     /**
      * A page of sessions (filters select the calls counted), with the total. `q` matches a
@@ -101,7 +112,9 @@ export function sessionQueries(ctx: QueryContext) {
       const search = opts.q?.trim();
       let having = '';
       if (search) {
-        having = `WHERE instr(lower(session_id), @q) > 0 OR instr(lower(clients), @q) > 0`;
+        // The name a list shows is searchable too: the first tool and an SDK's label.
+        having = `WHERE instr(lower(session_id), @q) > 0 OR instr(lower(clients), @q) > 0
+          OR instr(lower(coalesce(${FIRST_TOOL_SQL}, '')), @q) > 0 OR ${LABEL_MATCH_SQL}`;
         params.q = search.toLowerCase();
       }
       const needsSchema = opts.sort === 'cost';
@@ -130,6 +143,7 @@ export function sessionQueries(ctx: QueryContext) {
         total,
         rows: rows.map(({ total: _t, ...r }) => ({
           ...r,
+          ...nameOf(r.project_id, r.session_id),
           clients: r.clients.split('\u001f').sort(),
           schema_bytes: needsSchema
             ? r.schema_bytes
