@@ -15,7 +15,7 @@ export interface DevtoolsServer {
   ingest(body: unknown, key?: string): Promise<Response>;
   /** POSTs one of fixtures/captures/*.json. */
   ingestCapture(
-    name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style',
+    name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style' | 'php-0.1.6',
     key?: string,
   ): Promise<Response>;
 }

@@ -3,6 +3,7 @@
  * the test), screenshots in both colour schemes, and scripted traffic for the ingest endpoint.
  */
 import { expect, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { DevtoolsServer } from './server.js';
 
@@ -30,7 +31,9 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
 }
 
 /** The project filter value for a key: the devtools name projects by the key's first 12 characters. */
-export const projectOf = (key: string): string => key.slice(0, 12);
+/** A key's project ref: the first 12 hex of its SHA-256 (what `?project=` takes). */
+export const projectOf = (key: string): string =>
+  createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 12);
 
 export interface CallSpec {
   session: string;

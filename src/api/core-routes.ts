@@ -1,5 +1,6 @@
 import { ApiError, type RouteMap } from './types.js';
 import { intParam } from './params.js';
+import { projectsView } from './projects-view.js';
 
 /**
  * The raw-data routes: what was stored, exactly as it was sent, plus the listener's state.
@@ -14,13 +15,7 @@ export const coreRoutes = {
   // The spool's backlog as it stands — this route alone does not wait for it to be applied.
   'GET /api/spool': ({ spool }) => ({ spool: spool?.() ?? null }),
 
-  'GET /api/projects': ({ store }) => ({
-    projects: store.read.projects().map(({ key_sha256, ...p }) => ({
-      ...p,
-      // A fingerprint is enough to tell keys apart; the full digest stays in the database.
-      key_fingerprint: key_sha256.slice(0, 12),
-    })),
-  }),
+  'GET /api/projects': ({ store }) => projectsView(store.read.projects()),
 
   'GET /api/calls': ({ store, filter, query }) => {
     const order = query.get('order') ?? 'asc';

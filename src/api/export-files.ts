@@ -40,7 +40,7 @@ export function exportFilename(filter: CallFilter, format: ExportFormat, now: Da
     (filter.tool
       ? `tool-${filter.tool}`
       : filter.projectId !== undefined
-        ? `project-${filter.projectId}`
+        ? `project-${filter.projectRef ?? filter.projectId}`
         : 'all');
   const safe = scope.replace(/[^\w.-]+/g, '_').slice(0, 80);
   return `mcpulse-${safe}-${now.toISOString().slice(0, 10)}.${format}`;

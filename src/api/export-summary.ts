@@ -4,6 +4,7 @@
  * file can never disagree with the dashboard.
  */
 import type { Insight, Summary, ToolSummary } from '../metrics/report.js';
+import type { AgreementPairRow } from '../store/agreements.js';
 import type { ReadStore } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 import { metricsSummaryRoutes } from './metrics-summary-routes.js';
@@ -13,6 +14,8 @@ import type { ApiContext } from './types.js';
 export interface SummaryReport {
   summary: Summary & { filter: Record<string, string | number | null> };
   insights: Insight[];
+  /** Agreement verdicts by field and tool pair (markdown only; absent = none). */
+  agreements?: AgreementPairRow[];
 }
 
 /** Runs the summary and insights handlers over `store` for `filter`. */
@@ -27,6 +30,7 @@ export function loadSummary(store: ReadStore, filter: CallFilter): SummaryReport
   return {
     summary: metricsSummaryRoutes['GET /api/summary'](ctx),
     insights: metricsSummaryRoutes['GET /api/insights'](ctx).insights,
+    agreements: store.read.agreements.pairs(filter),
   };
 }
 
@@ -80,15 +84,37 @@ export function summaryCsv({ summary }: SummaryReport): string {
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 function describeFilter(f: Record<string, string | number | null>): string {
-  const parts = Object.entries(f)
-    .filter(([, v]) => v !== null)
+  // A project is named by its ref with the key prefix as its label, not the local row id.
+  const { project, project_ref, project_label, ...rest } = f;
+  const named =
+    project_ref !== null && project_ref !== undefined
+      ? { project: `${project_ref} (key ${project_label})` }
+      : { project: project ?? null };
+  const parts = Object.entries({ ...named, ...rest })
+    .filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => `${k} ${v}`);
   return parts.length ? parts.join(', ') : 'everything stored';
 }
 
+/** Cross-tool agreement, only when an SDK sent verdicts: diverged pairs first. */
+function agreementLines(pairs: AgreementPairRow[]): string[] {
+  if (pairs.length === 0) return [];
+  return [
+    '## Agreement between tools',
+    '',
+    '| Field | Tools | Checks | Diverged | Latest |',
+    '| --- | --- | ---: | ---: | --- |',
+    ...pairs.map(
+      (p) =>
+        `| ${cell(p.field)} | ${cell(p.tool_a)} vs ${cell(p.tool_b)} | ${num(p.checks)} | ${num(p.diverged)} | ${p.last_agreed ? 'agreed' : 'diverged'} |`,
+    ),
+    '',
+  ];
+}
+
 /** The summary as a markdown report: totals, outcomes, latency, tools, insights. */
 export function summaryMarkdown(
-  { summary: s, insights }: SummaryReport,
+  { summary: s, insights, agreements = [] }: SummaryReport,
   title = 'MCPulse report',
 ): string {
   const fcs = s.first_call_success;
@@ -135,6 +161,7 @@ export function summaryMarkdown(
       ? insights.map((i) => `- **${i.severity}** ${cell(i.message)}`)
       : ['None.']),
     '',
+    ...agreementLines(agreements),
   ];
   return lines.join('\n');
 }

@@ -6,12 +6,19 @@
  */
 import { API_ROUTES, type ApiName } from '../shared/api-routes.js';
 import { adminRoutes } from './admin-routes.js';
+import { agreementRoutes } from './agreement-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
 import type { Freshness } from './types.js';
 
-const routes = { ...coreRoutes, ...metricsRoutes, ...adminRoutes, ...exportRoutes };
+const routes = {
+  ...coreRoutes,
+  ...agreementRoutes,
+  ...metricsRoutes,
+  ...adminRoutes,
+  ...exportRoutes,
+};
 type Routes = typeof routes;
 
 /** Each operation's handler, by name. */
@@ -43,6 +50,7 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   startups: 'applied',
   batches: 'applied',
   rejections: 'applied',
+  agreements: 'applied',
   summary: 'derived',
   insights: 'derived',
   clients: 'derived',

@@ -21,6 +21,9 @@ export const iso = (ms: number | undefined | null): string | null =>
 /** The filter as applied, echoed so a view can show and link it. */
 export const echo = (f: CallFilter) => ({
   project: f.projectId ?? null,
+  // The local row id above differs between databases; the ref does not. The prefix is a label.
+  project_ref: f.projectRef ?? null,
+  project_label: f.projectLabel ?? null,
   from: iso(f.from),
   to: iso(f.to),
   tool: f.tool ?? null,

@@ -1,6 +1,7 @@
 /** Session routes: the sessions list, one session in full, and two sessions compared. */
 import { rate } from '../metrics/aggregate.js';
 import { chainViews, latencyOfCalls, sessionCallViews, toolBreakdown } from '../metrics/report.js';
+import { sdkFacts } from '../metrics/sdk-facts.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { SESSION_SORTS } from '../shared/session-sorts.js';
 import { metricsOf, type MetricsQueries, type SessionRow } from '../store/metrics/queries.js';
@@ -112,7 +113,15 @@ export const metricsSessionRoutes = {
 
   'GET /api/sessions/:id': ({ store, filter, params }) => {
     const m = metricsOf(store);
-    return sessionDetail(m, params.id!, filter.projectId, price(m));
+    const detail = sessionDetail(m, params.id!, filter.projectId, price(m));
+    const where = { projectId: detail.session.project_id, session: params.id! };
+    return {
+      ...detail,
+      // Extra startup fields that mean something (src/metrics/sdk-facts.ts), and the session's
+      // agreement verdicts, newest first.
+      sdk: sdkFacts(store.read.startups(where, { limit: 50 }).map((s) => s.extra)),
+      agreements: store.read.agreements.list(where, { limit: 200 }),
+    };
   },
 
   'GET /api/compare': ({ store, filter, query }) => {

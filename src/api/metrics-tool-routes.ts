@@ -72,6 +72,8 @@ export const metricsToolRoutes = {
         unresolved: chains.total - chains.resolved,
         recent: chainViews(chains.members),
       },
+      // Startup fingerprints newer SDKs send per tool (src/store/tool-fingerprints.ts).
+      fingerprints: store.read.toolFingerprints(filter.projectId, name),
       pairs: {
         outgoing: pairs
           .filter(([a]) => a === name)

@@ -1,6 +1,6 @@
 /** Query parameters every operation shares: instants, the common filters, integers. */
 import { parseTimestamp } from '../ingest/timestamp.js';
-import type { ReadStore } from '../store/index.js';
+import { AmbiguousProjectError, type ReadStore } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 import { ApiError } from './types.js';
 
@@ -23,10 +23,22 @@ export function parseFilter(query: URLSearchParams, store: ReadStore): CallFilte
   const filter: CallFilter = {};
   const project = query.get('project');
   if (project) {
-    const id = store.read.resolveProject(project);
+    let id: number | undefined;
+    try {
+      id = store.read.resolveProject(project);
+    } catch (error) {
+      // Two projects share what was typed (a key prefix): picking one would merge or hide data.
+      if (error instanceof AmbiguousProjectError) throw new ApiError(400, error.message);
+      throw error;
+    }
     // An unknown project is a filter that matches nothing, not an error: links stay valid
     // across a clear-all. -1 never matches a rowid.
     filter.projectId = id ?? -1;
+    const identity = id === undefined ? undefined : store.read.projectIdentity(id);
+    if (identity) {
+      filter.projectRef = identity.ref;
+      filter.projectLabel = identity.key_prefix;
+    }
   }
   const from = query.get('from');
   if (from) filter.from = parseInstant('from', from);

@@ -4,11 +4,13 @@
  * on its own. Pure apart from the rate limiter's bucket.
  */
 import type {
+  AcceptedAgreement,
   AcceptedCall,
   AcceptedStartup,
   BatchRecord,
   RejectedItem,
 } from '../store/batch-record.js';
+import { acceptedCount } from '../store/batch-record.js';
 import { bearerKey, fingerprintKey, type KeyFingerprint } from './key.js';
 import type { RateLimiter } from './rate-limit.js';
 import { snapshotItem, validateItem } from './validate-item.js';
@@ -61,18 +63,21 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function validateBatch(batch: readonly unknown[]): {
   calls: AcceptedCall[];
   startups: AcceptedStartup[];
+  agreements: AcceptedAgreement[];
   rejections: RejectedItem[];
 } {
   const calls: AcceptedCall[] = [];
   const startups: AcceptedStartup[] = [];
+  const agreements: AcceptedAgreement[] = [];
   const rejections: RejectedItem[] = [];
   batch.forEach((item, index) => {
     const verdict = validateItem(item, index);
     if (verdict.kind === 'call') calls.push(verdict.call);
     else if (verdict.kind === 'startup') startups.push(verdict.startup);
+    else if (verdict.kind === 'agreement') agreements.push(verdict.agreement);
     else rejections.push(verdict.rejection);
   });
-  return { calls, startups, rejections };
+  return { calls, startups, agreements, rejections };
 }
 
 /** The record of an accepted request; `body` is what the batch was parsed from. */
@@ -194,7 +199,7 @@ export function examine(req: IngestRequest, rateLimiter?: RateLimiter): Verdict 
     answer: {
       status: 202,
       headers: {
-        'x-mcpulse-accepted': String(record.calls.length + record.startups.length),
+        'x-mcpulse-accepted': String(acceptedCount(record)),
         'x-mcpulse-rejected': String(record.rejections.length),
       },
     },

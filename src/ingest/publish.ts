@@ -1,4 +1,5 @@
-import type { BatchRecord, BatchWriteResult } from '../store/batch-record.js';
+import { projectRef } from '../store/project-ref.js';
+import { acceptedCount, type BatchRecord, type BatchWriteResult } from '../store/batch-record.js';
 import type { LiveBus } from './bus.js';
 
 /**
@@ -19,9 +20,10 @@ export function publishWritten(
       id: batchId,
       project_id: projectId,
       key_prefix: record.keyPrefix,
+      project_ref: record.keySha256 === null ? null : projectRef(record.keySha256),
       received_ms: record.receivedMs,
       status: record.status,
-      accepted: record.calls.length + record.startups.length,
+      accepted: acceptedCount(record),
       rejected: record.rejections.length,
       body_bytes: record.bodyBytes,
       error: record.error,
@@ -59,6 +61,21 @@ export function publishWritten(
       },
     });
   });
+  (record.agreements ?? []).forEach((a, i) => {
+    bus.publish({
+      type: 'agreement',
+      data: {
+        id: written.agreementIds[i]!,
+        project_id: projectId!,
+        batch_id: batchId,
+        ...a.payload,
+        window_ms: a.payload.window_ms ?? null,
+        checked_ms: a.checkedMs,
+        received_ms: record.receivedMs,
+        extra: a.extra,
+      },
+    });
+  });
   record.rejections.forEach((r, i) => {
     bus.publish({
       type: 'rejection',
@@ -67,6 +84,7 @@ export function publishWritten(
         batch_id: batchId,
         project_id: projectId,
         key_prefix: record.keyPrefix,
+        project_ref: record.keySha256 === null ? null : projectRef(record.keySha256),
         received_ms: record.receivedMs,
         item_index: r.index,
         reason: r.reason,

@@ -1,7 +1,13 @@
-import type { AcceptedCall, AcceptedStartup, RejectedItem } from '../store/batch-record.js';
+import type {
+  AcceptedAgreement,
+  AcceptedCall,
+  AcceptedStartup,
+  RejectedItem,
+} from '../store/batch-record.js';
 import { parseTimestamp } from './timestamp.js';
 import {
   describeZodError,
+  KNOWN_AGREEMENT_FIELDS,
   KNOWN_CALL_FIELDS,
   KNOWN_STARTUP_FIELDS,
   payloadSchema,
@@ -15,6 +21,7 @@ export const REJECTED_ITEM_MAX_CHARS = 4096;
 export type ItemVerdict =
   | { kind: 'call'; call: AcceptedCall }
   | { kind: 'startup'; startup: AcceptedStartup }
+  | { kind: 'agreement'; agreement: AcceptedAgreement }
   | { kind: 'rejected'; rejection: RejectedItem };
 
 /** Stands in for an unknown field too deep to serialise, so the payload itself is still kept. */
@@ -100,7 +107,7 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
     }
     const raw = item as Record<string, unknown>;
     payload.session_id = wellFormed(payload.session_id);
-    payload.client_name = wellFormed(payload.client_name);
+    if (payload.type !== 'agreement') payload.client_name = wellFormed(payload.client_name);
     if (payload.type === 'startup') {
       for (const tool of payload.tools) tool.name = wellFormed(tool.name);
       const rawTools = Array.isArray(raw.tools) ? (raw.tools as Record<string, unknown>[]) : [];
@@ -113,6 +120,22 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
             extraFields(rawTools[i] ?? {}, new Set(['name', 'schema_bytes'])),
           ),
         },
+      };
+    }
+    if (payload.type === 'agreement') {
+      payload.field = wellFormed(payload.field);
+      payload.tool_a = wellFormed(payload.tool_a);
+      payload.tool_b = wellFormed(payload.tool_b);
+      // The SDK compares a field only across two different tools; a verdict of a tool against
+      // itself is a broken payload, not a finding. Compared as stored (two lone surrogates
+      // both become U+FFFD), since the table refuses equal names and would fail the batch.
+      if (payload.tool_a === payload.tool_b)
+        return reject(index, item, 'tool_b: must differ from tool_a');
+      const checkedMs = parseTimestamp(payload.checked_at);
+      if (checkedMs === null) return reject(index, item, 'checked_at: Invalid datetime');
+      return {
+        kind: 'agreement',
+        agreement: { payload, checkedMs, extra: extraFields(raw, KNOWN_AGREEMENT_FIELDS) },
       };
     }
     payload.tool_name = wellFormed(payload.tool_name);

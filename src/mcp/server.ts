@@ -19,7 +19,9 @@ const scope = {
   project: z
     .string()
     .optional()
-    .describe('Project: the ingest key prefix (first 12 characters) or project id'),
+    .describe(
+      "Project: its ref (12 hex of the key's SHA-256, from /api/projects), the key, or a key prefix only one project has",
+    ),
   from: z.string().optional().describe('Only calls that started at or after this ISO 8601 time'),
   to: z.string().optional().describe('Only calls that started before this ISO 8601 time'),
   client: z.string().optional().describe('Only this MCP client (clientInfo.name)'),
@@ -188,6 +190,16 @@ export function createDataServer(stores: StoreProvider, version: string): McpSer
           chains: r.chains.map(chainBrief),
         };
       }),
+  );
+
+  server.registerTool(
+    'list_projects',
+    {
+      description:
+        "The projects (one per ingest key) with their calls and sessions. Select one by its ref (12 hex of the key's SHA-256) in every other tool's project argument; the key prefix is only a label, and warnings name prefixes that several keys share.",
+      inputSchema: {},
+    },
+    () => guarded(stores, (store) => callApi(store, 'projects')),
   );
 
   server.registerTool(

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runOperation, type AppContext } from '../api/call.js';
 import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
 import { MAX_BODY_BYTES, type SpooledIngest } from '../ingest/index.js';
-import type { Store } from '../store/index.js';
+import { AmbiguousProjectError, type Store } from '../store/index.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
 import { readBody } from './read-body.js';
 import { sendJson, sendRaw } from './respond.js';
@@ -71,12 +71,16 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     }
     if (path === '/api/stream') {
       const project = url.searchParams.get('project');
-      return openEventStream(
-        req,
-        res,
-        app.bus,
-        project ? (store.read.resolveProject(project) ?? -1) : undefined,
-      );
+      let projectId: number | undefined;
+      try {
+        projectId = project ? (store.read.resolveProject(project) ?? -1) : undefined;
+      } catch (error) {
+        // A key prefix two projects share: following either would hide the other.
+        if (error instanceof AmbiguousProjectError)
+          return sendJson(res, 400, { error: error.message });
+        throw error;
+      }
+      return openEventStream(req, res, app.bus, projectId);
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);
     if (req.method !== 'GET' && req.method !== 'HEAD')

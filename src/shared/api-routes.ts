@@ -11,6 +11,7 @@ export const API_ROUTES = {
   startups: 'GET /api/startups',
   batches: 'GET /api/batches',
   rejections: 'GET /api/rejections',
+  agreements: 'GET /api/agreements',
   summary: 'GET /api/summary',
   insights: 'GET /api/insights',
   clients: 'GET /api/clients',

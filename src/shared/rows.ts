@@ -43,10 +43,33 @@ export interface StartupRow {
   extra: Record<string, unknown> | null;
 }
 
+/** One agreement verdict: did two tools return the same declared field alike? */
+export interface AgreementRow {
+  id: number;
+  project_id: number;
+  batch_id: number;
+  session_id: string;
+  v: 1;
+  type: 'agreement';
+  field: string;
+  tool_a: string;
+  tool_b: string;
+  agreed: boolean;
+  /** Exactly as sent. */
+  checked_at: string;
+  checked_ms: number;
+  /** The window the verdict was reached under; `null` when the SDK did not say. */
+  window_ms: number | null;
+  received_ms: number;
+  extra: Record<string, unknown> | null;
+}
+
 export interface BatchRow {
   id: number;
   project_id: number | null;
   key_prefix: string | null;
+  /** The project's ref (12 hex of the key's SHA-256): tells apart keys that share a prefix. */
+  project_ref: string | null;
   received_ms: number;
   status: number;
   accepted: number;
@@ -61,6 +84,8 @@ export interface RejectionRow {
   batch_id: number;
   project_id: number | null;
   key_prefix: string | null;
+  /** The project's ref (12 hex of the key's SHA-256): tells apart keys that share a prefix. */
+  project_ref: string | null;
   received_ms: number;
   item_index: number | null;
   reason: string;
@@ -72,6 +97,9 @@ export interface RejectionRow {
 export interface CallFilter {
   /** Project id; omitted = all projects together. */
   projectId?: number;
+  /** The selected project's ref and key-prefix label, for echoes (set by the API's parser). */
+  projectRef?: string;
+  projectLabel?: string;
   /** Inclusive lower bound on `started_ms`. */
   from?: number;
   /** Exclusive upper bound on `started_ms`. */

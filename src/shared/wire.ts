@@ -18,6 +18,10 @@ export const LIMITS = {
   durationMs: 86_400_000,
   bytes: 2_147_483_647,
   toolsPerStartup: 500,
+  /** An agreement's field name: the SDKs do not cap it; the tool-name cap keeps rows small. */
+  agreementField: 200,
+  /** An agreement's window: a positive int32, the widest integer every SDK writes. */
+  windowMs: 2_147_483_647,
 } as const;
 
 /**
@@ -57,17 +61,43 @@ export const startupSchema = z.object({
     .default([]),
 });
 
+/**
+ * A cross-tool agreement verdict (PHP 0.1.6 `Agree.php`, a port of the TypeScript SDK's
+ * `agree.ts`): two tools returned the same declared field inside the window, and the SDK says
+ * whether the values agreed. Only the verdict leaves the process — no value, no hash of one.
+ * The SDK compares only different tools; `tool_b ≠ tool_a` is checked in validate-item.ts
+ * (a refinement here would stop the schema taking part in the discriminated union).
+ */
+export const agreementSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('agreement'),
+  session_id: z.string().min(1).max(LIMITS.sessionId),
+  field: z.string().min(1).max(LIMITS.agreementField),
+  tool_a: z.string().min(1).max(LIMITS.toolName),
+  tool_b: z.string().min(1).max(LIMITS.toolName),
+  agreed: z.boolean(),
+  checked_at: isoDatetime,
+  // The window the verdict was reached under (per field since PHP 0.1.6); absent = not said.
+  window_ms: z.number().int().min(1).max(LIMITS.windowMs).optional(),
+});
+
 /** Any payload; an unknown `type` is an invalid item, never a crash. */
-export const payloadSchema = z.discriminatedUnion('type', [callSchema, startupSchema]);
+export const payloadSchema = z.discriminatedUnion('type', [
+  callSchema,
+  startupSchema,
+  agreementSchema,
+]);
 
 export type CallPayload = z.infer<typeof callSchema>;
 export type StartupPayload = z.infer<typeof startupSchema>;
+export type AgreementPayload = z.infer<typeof agreementSchema>;
 export type Payload = z.infer<typeof payloadSchema>;
 export { OUTCOMES, type Outcome } from './outcomes.js';
 
 /** Fields named by the contract; anything else is kept aside as `extra` so exports replay it. */
 export const KNOWN_CALL_FIELDS = new Set(Object.keys(callSchema.shape));
 export const KNOWN_STARTUP_FIELDS = new Set(Object.keys(startupSchema.shape));
+export const KNOWN_AGREEMENT_FIELDS = new Set(Object.keys(agreementSchema.shape));
 
 /** Formats a zod error the way the hosted API does: `dotted.path: message` for the first issue. */
 export function describeZodError(error: z.ZodError): string {

@@ -1,4 +1,4 @@
-import type { CallPayload, StartupPayload } from '../shared/wire.js';
+import type { AgreementPayload, CallPayload, StartupPayload } from '../shared/wire.js';
 
 /** A call that passed validation, ready to store. */
 export interface AcceptedCall {
@@ -14,6 +14,14 @@ export interface AcceptedStartup {
   extra: Record<string, unknown> | null;
   /** Per-tool unknown fields (e.g. PHP's `schema_hash`), aligned with `payload.tools`. */
   toolExtras: (Record<string, unknown> | null)[];
+}
+
+/** An agreement verdict that passed validation. */
+export interface AcceptedAgreement {
+  payload: AgreementPayload;
+  /** `checked_at` as UTC epoch milliseconds. */
+  checkedMs: number;
+  extra: Record<string, unknown> | null;
 }
 
 /** An item dropped from the batch, with production's reason. */
@@ -37,6 +45,8 @@ export interface BatchRecord {
   error: string | null;
   calls: AcceptedCall[];
   startups: AcceptedStartup[];
+  /** Agreement verdicts (PHP 0.1.6+); absent = none. */
+  agreements?: AcceptedAgreement[];
   rejections: RejectedItem[];
 }
 
@@ -46,5 +56,10 @@ export interface BatchWriteResult {
   projectId: number | null;
   callIds: number[];
   startupIds: number[];
+  agreementIds: number[];
   rejectionIds: number[];
 }
+
+/** Payloads stored from a request: calls, startups and agreement verdicts. */
+export const acceptedCount = (r: BatchRecord): number =>
+  r.calls.length + r.startups.length + (r.agreements?.length ?? 0);

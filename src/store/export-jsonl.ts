@@ -9,9 +9,11 @@
  * `startups()` drops those). Each page is one complete query, so a long export never keeps
  * the connection busy between pages and ingest carries on while it streams.
  */
+import { agreementFilterSql } from './agreements.js';
 import { connectionOf } from './connection.js';
 import type { ReadStore } from './index.js';
 import { callFilterSql } from './filter-sql.js';
+import { hasTable } from './has-table.js';
 import type { CallFilter } from '../shared/rows.js';
 
 /** Calls per page; a page is also one chunk of output. */
@@ -135,6 +137,52 @@ function startupLines(store: ReadStore, startups: RawStartup[]): Map<number, str
 export interface ExportCounts {
   calls: number;
   startups: number;
+  /** Agreement verdicts; counted when the caller passes the field. */
+  agreements?: number;
+}
+
+interface RawAgreement {
+  batch_id: number;
+  session_id: string;
+  field: string;
+  tool_a: string;
+  tool_b: string;
+  agreed: number;
+  checked_at: string;
+  window_ms: number | null;
+  extra: string | null;
+}
+
+/**
+ * The agreement verdicts that go with the export, in arrival order, as wire lines: the same
+ * filters as the calls (a tool matches either side of the pair, a range bounds `checked_at`).
+ */
+function agreementLines(store: ReadStore, filter: CallFilter): { batch: number; line: string }[] {
+  const db = connectionOf(store);
+  if (!hasTable(db, 'agreements')) return [];
+  const { where, params } = agreementFilterSql(filter);
+  const rows = db
+    .prepare(
+      `SELECT a.batch_id, a.session_id, a.field, a.tool_a, a.tool_b, a.agreed, a.checked_at,
+              a.window_ms, a.extra
+       FROM agreements a ${where} ORDER BY a.id`,
+    )
+    .all(params) as RawAgreement[];
+  return rows.map((a) => ({
+    batch: a.batch_id,
+    line: JSON.stringify({
+      v: 1,
+      type: 'agreement',
+      session_id: a.session_id,
+      field: a.field,
+      tool_a: a.tool_a,
+      tool_b: a.tool_b,
+      agreed: a.agreed === 1,
+      checked_at: a.checked_at,
+      ...(a.window_ms === null ? {} : { window_ms: a.window_ms }),
+      ...parse(a.extra),
+    }),
+  }));
 }
 
 /**
@@ -150,6 +198,29 @@ export function* exportJsonl(
   const startups = selectStartups(store, filter);
   const startupText = startupLines(store, startups);
   let nextStartup = 0;
+  const agreements = agreementLines(store, filter);
+  let nextAgreement = 0;
+  /**
+   * Startups and verdicts of the requests before a call, merged in request order: a startup
+   * leads its request (up to and including the call's), a verdict follows its request's calls
+   * (so only those of earlier requests). `null` flushes both.
+   */
+  const before = (callBatch: number | null, lines: string[]): void => {
+    for (;;) {
+      const s = startups[nextStartup];
+      const a = agreements[nextAgreement];
+      const sReady = s !== undefined && (callBatch === null || s.batch_id <= callBatch);
+      const aReady = a !== undefined && (callBatch === null || a.batch < callBatch);
+      if (!sReady && !aReady) return;
+      if (sReady && (!aReady || s.batch_id <= a.batch)) {
+        lines.push(startupText.get(startups[nextStartup++]!.id)!);
+        counts.startups++;
+      } else {
+        lines.push(agreements[nextAgreement++]!.line);
+        counts.agreements = (counts.agreements ?? 0) + 1;
+      }
+    }
+  };
   const { where, params } = callFilterSql(filter);
   const page = connectionOf(store).prepare(
     `SELECT id, batch_id, session_id, client_name, tool_name, started_at, duration_ms, outcome,
@@ -161,18 +232,12 @@ export function* exportJsonl(
     const rows = page.all({ ...params, after }) as RawCall[];
     const lines: string[] = [];
     for (const c of rows) {
-      while (nextStartup < startups.length && startups[nextStartup]!.batch_id <= c.batch_id) {
-        lines.push(startupText.get(startups[nextStartup++]!.id)!);
-        counts.startups++;
-      }
+      before(c.batch_id, lines);
       lines.push(callLine(c));
       counts.calls++;
     }
     if (rows.length < PAGE) {
-      while (nextStartup < startups.length) {
-        lines.push(startupText.get(startups[nextStartup++]!.id)!);
-        counts.startups++;
-      }
+      before(null, lines);
     }
     if (lines.length > 0) yield `${lines.join('\n')}\n`;
     if (rows.length < PAGE) return;

@@ -1,5 +1,9 @@
 import type Database from 'better-sqlite3';
+import { createAgreementReader } from './agreements.js';
 import { callFilterSql } from './filter-sql.js';
+import { hasTable } from './has-table.js';
+import { createProjectResolver, projectRef } from './project-ref.js';
+import { toolFingerprints } from './tool-fingerprints.js';
 import { statementCache } from './statement-cache.js';
 import type {
   BatchRow,
@@ -33,17 +37,20 @@ export function createReader(db: Database.Database) {
             (SELECT count(DISTINCT session_id) FROM calls c WHERE c.project_id = p.id) AS sessions
      FROM projects p ORDER BY p.last_seen_ms DESC`,
   );
-  const projectByPrefix = db.prepare<[string], { id: number }>(
-    'SELECT id FROM projects WHERE key_prefix = ? ORDER BY last_seen_ms DESC LIMIT 1',
+  const resolveProject = createProjectResolver(db);
+  const projectIdentity = db.prepare<[number], { key_sha256: string; key_prefix: string }>(
+    'SELECT key_sha256, key_prefix FROM projects WHERE id = ?',
   );
-  const projectById = db.prepare<[number], { id: number }>('SELECT id FROM projects WHERE id = ?');
   const toolsOf = db.prepare<[number], { name: string; schema_bytes: number }>(
     'SELECT name, schema_bytes FROM startup_tools WHERE startup_id = ? ORDER BY position',
   );
   const counts = db.prepare<[], TableCounts>(
     `SELECT (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM calls) AS calls,
             (SELECT count(*) FROM startups) AS startups, (SELECT count(*) FROM batches) AS batches,
-            (SELECT count(*) FROM rejections) AS rejections`,
+            (SELECT count(*) FROM rejections) AS rejections${
+              // A read-only open of a file from before migration 005 has no agreements table.
+              hasTable(db, 'agreements') ? ', (SELECT count(*) FROM agreements) AS agreements' : ''
+            }`,
   );
 
   const withTools = (
@@ -58,10 +65,17 @@ export function createReader(db: Database.Database) {
     /** Every key seen (by fingerprint), most recent first. */
     projects: (): ProjectRow[] => projects.all(),
 
-    /** Resolves a `project` query value — an id or a key prefix — to a project id. */
-    resolveProject(value: string): number | undefined {
-      if (/^\d+$/.test(value)) return projectById.get(Number(value))?.id;
-      return projectByPrefix.get(value.slice(0, 12))?.id;
+    /**
+     * Resolves a `project` value — the key, the project's ref (key hash prefix), a row id, or a
+     * key prefix only one project has — to a project id; throws `AmbiguousProjectError` when it
+     * could mean two projects (src/store/project-ref.ts).
+     */
+    resolveProject,
+
+    /** A project's ref and key-prefix label; `undefined` for an unknown id. */
+    projectIdentity(id: number): { ref: string; key_prefix: string } | undefined {
+      const row = projectIdentity.get(id);
+      return row && { ref: projectRef(row.key_sha256), key_prefix: row.key_prefix };
     },
 
     /** Calls matching the filter in `started_at` order (arrival order breaks ties). */
@@ -103,7 +117,7 @@ export function createReader(db: Database.Database) {
       if (filter.projectId !== undefined) parts.push('b.project_id = @projectId');
       if (page.before !== undefined) parts.push('b.id < @before');
       return prepare(
-        `SELECT b.id, b.project_id, p.key_prefix, b.received_ms, b.status, b.accepted, b.rejected,
+        `SELECT b.id, b.project_id, p.key_prefix, substr(p.key_sha256, 1, 12) AS project_ref, b.received_ms, b.status, b.accepted, b.rejected,
                   b.body_bytes, b.error, b.user_agent
            FROM batches b LEFT JOIN projects p ON p.id = b.project_id
            ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY b.id DESC LIMIT @limit`,
@@ -117,7 +131,7 @@ export function createReader(db: Database.Database) {
       if (filter.batchId !== undefined) parts.push('r.batch_id = @batchId');
       if (page.before !== undefined) parts.push('r.id < @before');
       const rows = prepare(
-        `SELECT r.id, r.batch_id, r.project_id, p.key_prefix, r.received_ms, r.item_index, r.reason,
+        `SELECT r.id, r.batch_id, r.project_id, p.key_prefix, substr(p.key_sha256, 1, 12) AS project_ref, r.received_ms, r.item_index, r.reason,
                   r.item, r.truncated
            FROM rejections r LEFT JOIN projects p ON p.id = r.project_id
            ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY r.id DESC LIMIT @limit`,
@@ -127,6 +141,13 @@ export function createReader(db: Database.Database) {
       > & { truncated: number })[];
       return rows.map((r) => ({ ...r, truncated: r.truncated === 1 }));
     },
+
+    /** A tool's startup fingerprints from newer SDKs (src/store/tool-fingerprints.ts). */
+    toolFingerprints: (projectId: number | undefined, tool: string) =>
+      toolFingerprints(db, projectId, tool),
+
+    /** Agreement verdicts (src/store/agreements.ts). */
+    agreements: createAgreementReader(db),
 
     /** Row counts per table, for the status panel. */
     counts: (): TableCounts => counts.get()!,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { BatchRecord, BatchWriteResult } from './batch-record.js';
+import { acceptedCount, type BatchRecord, type BatchWriteResult } from './batch-record.js';
 import type { InsertedCall } from './derived.js';
 
 const json = (v: Record<string, unknown> | null): string | null => (v ? JSON.stringify(v) : null);
@@ -45,6 +45,11 @@ export function createBatchInserts(
   const insertTool = db.prepare(
     `INSERT INTO startup_tools (startup_id, position, name, schema_bytes, extra) VALUES (?, ?, ?, ?, ?)`,
   );
+  const insertAgreement = db.prepare(
+    `INSERT INTO agreements (project_id, batch_id, session_id, field, tool_a, tool_b, agreed,
+       checked_at, checked_ms, window_ms, received_ms, extra)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const insertRejection = db.prepare(
     `INSERT INTO rejections (batch_id, project_id, received_ms, item_index, reason, item, truncated)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -60,7 +65,7 @@ export function createBatchInserts(
         projectId,
         receivedMs: r.receivedMs,
         status: r.status,
-        accepted: r.calls.length + r.startups.length,
+        accepted: acceptedCount(r),
         rejected: r.rejections.length,
         bodyBytes: r.bodyBytes,
         error: r.error,
@@ -69,6 +74,7 @@ export function createBatchInserts(
     );
     const inserted: InsertedCall[] = [];
     const startupIds: number[] = [];
+    const agreementIds: number[] = [];
     if (projectId !== null) {
       for (const c of r.calls) {
         const p = c.payload;
@@ -115,6 +121,27 @@ export function createBatchInserts(
         );
         startupIds.push(id);
       }
+      for (const a of r.agreements ?? []) {
+        const p = a.payload;
+        agreementIds.push(
+          Number(
+            insertAgreement.run(
+              projectId,
+              batchId,
+              p.session_id,
+              p.field,
+              p.tool_a,
+              p.tool_b,
+              p.agreed ? 1 : 0,
+              p.checked_at,
+              a.checkedMs,
+              p.window_ms ?? null,
+              r.receivedMs,
+              json(a.extra),
+            ).lastInsertRowid,
+          ),
+        );
+      }
       if (inserted.length > 0) onCallsInserted(inserted);
     }
     const rejectionIds = r.rejections.map((x) =>
@@ -130,6 +157,13 @@ export function createBatchInserts(
         ).lastInsertRowid,
       ),
     );
-    return { batchId, projectId, callIds: inserted.map((c) => c.id), startupIds, rejectionIds };
+    return {
+      batchId,
+      projectId,
+      callIds: inserted.map((c) => c.id),
+      startupIds,
+      agreementIds,
+      rejectionIds,
+    };
   };
 }

@@ -216,14 +216,14 @@ describe('import reports every reject by line', () => {
     '{not json',
     JSON.stringify(good[2]),
     JSON.stringify({ v: 2, type: 'call' }),
-    JSON.stringify({ ...(good[3] as object), type: 'agreement' }),
+    JSON.stringify({ ...(good[3] as object), type: 'heartbeat' }),
     capture('go-style').trim(), // a whole request body on one line: replayed item by item
   ];
   const expected = [
     'line 3: started_at: Invalid datetime',
     'line 4: not valid JSON: ',
     'line 6: v: Invalid literal value, expected 1',
-    "line 7: type: Invalid discriminator value. Expected 'call' | 'startup'",
+    "line 7: type: Invalid discriminator value. Expected 'call' | 'startup' | 'agreement'",
   ];
 
   it('into a database file', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { join } from 'node:path';
@@ -56,16 +57,32 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
     await t?.close();
   });
 
-  it('lists its six tools', async () => {
+  it('lists its seven tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual([
       'hash_arguments',
+      'list_projects',
       'list_sessions',
       'rejected_items',
       'retry_chains',
       'session_calls',
       'tool_health',
     ]);
+  });
+
+  it('list_projects: the demo’s project by its ref, the key prefix as a label', async () => {
+    const r = json<{ projects: { ref: string; key_prefix: string }[]; warnings: unknown[] }>(
+      await client.callTool({ name: 'list_projects', arguments: {} }),
+    );
+    const ref = createHash('sha256').update('mp_live_demo').digest('hex').slice(0, 12);
+    // The demo's key, the dropped item's (mp_live_test) and mp_live_other: three projects.
+    expect(r.projects).toHaveLength(3);
+    expect(r.projects).toContainEqual(expect.objectContaining({ ref, key_prefix: 'mp_live_demo' }));
+    expect(r.warnings).toEqual([]);
+    const byRef = json<{ total: number }>(
+      await client.callTool({ name: 'list_sessions', arguments: { project: ref } }),
+    );
+    expect(byRef.total).toBe(7);
   });
 
   it('list_sessions: the demo’s sessions with their numbers', async () => {

@@ -24,8 +24,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export type CaptureName =
+  | 'ts-sdk-exercise'
+  | 'go-style'
+  | 'go-omitted'
+  | 'dotnet-style'
+  | 'ruby-style'
+  | 'kotlin-style'
+  | 'php-0.1.6';
+
 /** The text of fixtures/captures/NAME.json. */
-export const capture = (name: 'ts-sdk-exercise' | 'go-style' | 'dotnet-style'): string =>
+export const capture = (name: CaptureName): string =>
   readFileSync(
     join(import.meta.dirname, '..', '..', 'fixtures', 'captures', `${name}.json`),
     'utf8',

@@ -45,6 +45,17 @@ const STARTUP_FIELDS: Record<string, string> = {
   client_name: '"fuzz"',
   tools: '[{"name":"search","schema_bytes":120}]',
 };
+const AGREEMENT_FIELDS: Record<string, string> = {
+  v: '1',
+  type: '"agreement"',
+  session_id: '"s_x"',
+  field: '"issue_id"',
+  tool_a: '"search"',
+  tool_b: '"lookup"',
+  agreed: 'false',
+  checked_at: '"2026-12-02T10:00:00.123Z"',
+  window_ms: '300000',
+};
 
 /** An object as raw JSON text from raw field tokens: keeps duplicate keys and 1e309 as sent. */
 const objectText = (fields: [string, string][]): string =>
@@ -97,16 +108,17 @@ const hostileToken = fc.oneof(
   fc.integer().map(String),
 );
 
-/** A call or startup with one to three fields replaced, removed or duplicated. */
+/** A call, startup or agreement with one to three fields replaced, removed or duplicated. */
 const mutatedItem = fc
   .record({
-    base: fc.constantFrom(CALL_FIELDS, STARTUP_FIELDS),
+    base: fc.constantFrom(CALL_FIELDS, STARTUP_FIELDS, AGREEMENT_FIELDS),
     edits: fc.array(
       fc.record({
         field: fc.constantFrom(
           ...new Set([
             ...Object.keys(CALL_FIELDS),
             ...Object.keys(STARTUP_FIELDS),
+            ...Object.keys(AGREEMENT_FIELDS),
             'extra',
             'tools',
           ]),
@@ -139,6 +151,7 @@ const hostileItem = fc.oneof(
   {
     arbitrary: fc.constantFrom(
       '{"v":1,"type":"agreement","session_id":"s_a"}',
+      '{"v":1,"type":"heartbeat","session_id":"s_a"}',
       '{"type":"call"}',
       '{}',
     ),

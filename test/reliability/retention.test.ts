@@ -169,6 +169,7 @@ describe('retention passes', () => {
       startups: 0,
       batches: 0,
       rejections: 0,
+      agreements: 0,
     });
   });
 

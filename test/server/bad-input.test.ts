@@ -84,7 +84,7 @@ describe('whole-request refusals', () => {
 describe('items are validated one by one', () => {
   const bad: [string, Record<string, unknown>, RegExp][] = [
     ['v: 2', call({ v: 2 }), /^v: Invalid literal value, expected 1$/],
-    ['unknown type', { ...call(), type: 'agreement' }, /^type: Invalid discriminator value/],
+    ['unknown type', { ...call(), type: 'heartbeat' }, /^type: Invalid discriminator value/],
     ['missing type', { v: 1 }, /^type: /],
     ['not an object', 42 as unknown as Record<string, unknown>, /Expected object|discriminator/],
     [

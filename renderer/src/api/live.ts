@@ -121,7 +121,7 @@ class LiveHub {
         // A malformed event changes nothing; the next one (or the next reopen) corrects it.
       }
     });
-    for (const type of ['batch', 'startup', 'rejection']) {
+    for (const type of ['batch', 'startup', 'agreement', 'rejection']) {
       source.addEventListener(type, () => {
         this.pendingOther++;
         this.schedule();

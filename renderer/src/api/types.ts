@@ -31,6 +31,11 @@ export type {
 // Core routes.
 export type Status = Api['status'];
 export type Project = Api['projects']['projects'][number];
+/** Two or more projects one key prefix would name. */
+export type ProjectPrefixWarning = Api['projects']['warnings'][number];
+export type AgreementsAnswer = Api['agreements'];
+export type AgreementPair = AgreementsAnswer['pairs'][number];
+export type Agreement = AgreementsAnswer['agreements'][number];
 
 // Metrics routes (docs/api.md "Metrics routes").
 export type Summary = Api['summary'];
@@ -46,6 +51,8 @@ export type TimePoint = Timeseries['points'][number];
 export type SessionPage = Api['sessions'];
 export type SessionView = SessionPage['sessions'][number];
 export type SessionDetail = Api['session'];
+/** What the session's startups said about the SDK (`null` from older SDKs). */
+export type SdkFacts = SessionDetail['sdk'];
 export type SessionStartup = SessionDetail['startups'][number];
 /** A chain as the session detail sends it (without its calls, which are listed beside it). */
 export type Chain = SessionDetail['chains'][number];
@@ -54,6 +61,8 @@ export type ToolBreakdown = SessionDetail['tools'][number];
 export type CompareResult = Api['compare'];
 export type ChainView = Api['chains']['chains'][number];
 export type ToolDetail = Api['tool'];
+/** Per-tool startup fingerprints from newer SDKs (`null` when none were sent). */
+export type ToolFingerprints = ToolDetail['fingerprints'];
 export type SizesReport = Api['sizes'];
 export type SizeBucketCount = SizesReport['response']['histogram'][number];
 export type CallPage = Api['metricsCalls'];

@@ -14,6 +14,7 @@ import { ToolsPage } from '../pages/tools/ToolsPage';
 import { Loading } from '../components/States';
 import { useGlobalHotkeys } from '../hooks/useHotkeys';
 import { FilterBar } from './FilterBar';
+import { ProjectWarning } from './ProjectWarning';
 import { KeyboardHelp } from './KeyboardHelp';
 import { useFilters } from './filters';
 import { NAV } from './nav';
@@ -72,6 +73,7 @@ export function App() {
         <div className="main">
           <SpoolFailure />
           <FilterBar bare={page?.filters === false} />
+          {page?.filters !== false && <ProjectWarning />}
           <main className="content" id="main" tabIndex={-1} key={loc.path}>
             {page ? page.render() : <NotFound />}
           </main>

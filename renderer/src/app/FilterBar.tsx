@@ -4,6 +4,7 @@
  */
 import { useLive } from '../api/live';
 import { ExportMenu } from '../components/ExportMenu';
+import { findProject, projectLabel } from './ProjectWarning';
 import { Name } from '../components/Name';
 import { RANGES, filtersOf, invalidFilters } from './filters';
 import { hrefOf, navigate, useLocation, withParams } from './router';
@@ -39,17 +40,17 @@ export function FilterBar({ bare = false }: { bare?: boolean }) {
         <span className="filter-label">Project</span>
         <select
           className="select"
-          value={f.project ?? ''}
+          value={findProject(projects, f.project)?.ref ?? f.project ?? ''}
           onChange={(e) => set({ project: e.target.value || null })}
           aria-label="Project"
         >
           <option value="">All projects</option>
           {projects.map((p) => (
-            <option key={p.id} value={p.key_prefix}>
-              {p.key_prefix}… ({p.calls} calls)
+            <option key={p.id} value={p.ref}>
+              {projectLabel(p)} ({p.calls} calls)
             </option>
           ))}
-          {f.project && !projects.some((p) => p.key_prefix === f.project) && (
+          {f.project && !findProject(projects, f.project) && (
             <option value={f.project}>{f.project} (no data)</option>
           )}
         </select>

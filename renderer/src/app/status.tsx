@@ -4,7 +4,7 @@
  */
 import { createContext, useContext, type ReactNode } from 'react';
 import { corePaths } from '../api/core';
-import type { Project, Status } from '../api/types';
+import type { Project, ProjectPrefixWarning, Status } from '../api/types';
 import { useSpool } from '../api/live';
 import { useApi } from '../api/api';
 
@@ -12,6 +12,8 @@ interface AppData {
   status: Status | undefined;
   statusError: string | undefined;
   projects: Project[];
+  /** Key prefixes shared by several projects (each is still its own project). */
+  projectWarnings: ProjectPrefixWarning[];
   /**
    * True once any payload (even a rejected one) has been received — stored, or acknowledged and
    * still spooled; undefined while loading.
@@ -23,6 +25,7 @@ const Ctx = createContext<AppData>({
   status: undefined,
   statusError: undefined,
   projects: [],
+  projectWarnings: [],
   hasData: undefined,
 });
 
@@ -36,6 +39,7 @@ export function AppDataProvider({ children }: { children: ReactNode }) {
     status: status.data,
     statusError: status.error,
     projects: projects.data?.projects ?? [],
+    projectWarnings: projects.data?.warnings ?? [],
     hasData: counts ? counts.batches + counts.calls + counts.startups > 0 || spooled : undefined,
   };
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;

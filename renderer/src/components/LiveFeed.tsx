@@ -12,6 +12,7 @@ import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
 import { useAppData } from '../app/status';
 import { fmtMs, fmtTimeMs } from '../lib/format';
+import { findProject } from '../app/ProjectWarning';
 import { ToolLink } from './ToolLink';
 import './live-feed.css';
 
@@ -22,7 +23,7 @@ export function LiveFeed() {
   const { filters, link } = useFilters();
   const { projects } = useAppData();
   const projectId = filters.project
-    ? (projects.find((p) => p.key_prefix === filters.project)?.id ?? -1)
+    ? (findProject(projects, filters.project)?.id ?? -1)
     : undefined;
   // The newest calls already stored fill the feed on open; the stream prepends what arrives.
   const recent = useApi(metricsPaths.calls(filters, { limit: ROWS }), {

@@ -23,7 +23,8 @@ export const FILTER_OPTIONS = {
 } as const;
 
 /** Usage lines for the filters. */
-export const FILTER_USAGE = `  --project P        one project: its key prefix (first 12 characters) or id
+export const FILTER_USAGE = `  --project P        one project: its ref (12 hex of the key's SHA-256), the key itself, or
+                     a key prefix only one project has (two sharing one is refused)
   --from TIME        calls that started at or after TIME (ISO 8601, or a date = UTC midnight)
   --to TIME          calls that started before TIME
   --tool NAME        one tool

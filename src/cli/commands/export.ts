@@ -60,7 +60,7 @@ export const command: Command = {
     }
     try {
       const filter = filterFromFlags(values, store);
-      const counts: ExportCounts = { calls: 0, startups: 0 };
+      const counts: ExportCounts = { calls: 0, startups: 0, agreements: 0 };
       const { body } = exportBody(store, filter, format, counts);
       if (values.out) {
         const file = createWriteStream(values.out);
@@ -72,7 +72,7 @@ export const command: Command = {
       }
       if (format === 'jsonl') {
         io.stderr.write(
-          `exported ${counts.calls} calls and ${counts.startups} startups${values.out ? ` to ${values.out}` : ''}\n`,
+          `exported ${counts.calls} calls and ${counts.startups} startups${counts.agreements ? ` (and ${counts.agreements} agreements)` : ''}${values.out ? ` to ${values.out}` : ''}\n`,
         );
       }
       return 0;

@@ -73,6 +73,12 @@ export class SseParser {
   }
 }
 
+/**
+ * The dashboard refused the request itself (a 4xx, e.g. a `project` two projects share):
+ * reconnecting would be refused the same way, so following stops with the server's reason.
+ */
+export class StreamRefusedError extends Error {}
+
 /** Follows `url` until `signal` aborts, reconnecting whenever the stream ends or fails. */
 export async function followStream(options: FollowOptions): Promise<void> {
   const base = options.retryMs ?? 1000;
@@ -86,6 +92,10 @@ export async function followStream(options: FollowOptions): Promise<void> {
         headers: { accept: 'text/event-stream' },
         signal: options.signal,
       });
+      if (res.status >= 400 && res.status < 500) {
+        const body = (await res.json().catch(() => null)) as { error?: string } | null;
+        throw new StreamRefusedError(body?.error ?? `HTTP ${res.status}`);
+      }
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
       connected = true;
       delay = base;
@@ -96,6 +106,7 @@ export async function followStream(options: FollowOptions): Promise<void> {
         parser.push(decoder.decode(chunk, { stream: true }));
       }
     } catch (error) {
+      if (error instanceof StreamRefusedError) throw error;
       if (options.signal.aborted) return;
       if (!connected) {
         const e = error as { cause?: { code?: string }; message?: string };

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RETRY_WINDOW_MS } from '../../shared/metric-constants.js';
 import { ERROR_OUTCOMES, OUTCOME_CLASSES } from '../../shared/outcomes.js';
+import { AmbiguousProjectError } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { parseServerUrl } from './demo-probe.js';
-import { followStream, type SseEvent } from './tail-sse.js';
+import { followStream, StreamRefusedError, type SseEvent } from './tail-sse.js';
 import {
   formatJson,
   formatLine,
@@ -26,7 +27,8 @@ a repeat (=, same arguments) or cannot be compared (?, unhashable arguments). Re
 when the dashboard restarts.
 
   --url URL          dashboard to follow (default http://localhost:7857, or $MCPULSE_DEVTOOLS_PORT)
-  --project P        only this project (key prefix or id)
+  --project P        only this project: its ref (from /api/projects), the key, or a key
+                     prefix only one project has
   --tool NAME        only this tool
   --session ID       only this session (a prefix is enough)
   --client NAME      only this client
@@ -98,8 +100,14 @@ function backlog(
   }
   const store = openDbForCli(dbPath, { readonly: true });
   try {
-    const projectId =
-      f.project === undefined ? undefined : (store.read.resolveProject(f.project) ?? -1);
+    let projectId: number | undefined;
+    try {
+      projectId =
+        f.project === undefined ? undefined : (store.read.resolveProject(f.project) ?? -1);
+    } catch (error) {
+      if (error instanceof AmbiguousProjectError) throw new UsageError(`--${error.message}`);
+      throw error;
+    }
     // The session filter is a prefix, so it is applied here rather than in SQL.
     const rows = store.read
       .calls(
@@ -242,6 +250,10 @@ export const command: Command = {
           }
         },
       });
+    } catch (error) {
+      if (!(error instanceof StreamRefusedError)) throw error;
+      io.stderr.write(`tail: ${error.message}\n`);
+      return 2;
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -7,6 +7,7 @@ import * as m001 from './001-initial.js';
 import * as m002 from './002-metrics.js';
 import * as m003 from './003-derived-watermark.js';
 import * as m004 from './004-spool.js';
+import * as m005 from './005-agreements.js';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'metrics', sql: m002.sql },
   { version: 3, name: 'derived-watermark', sql: m003.sql },
   { version: 4, name: 'spool', sql: m004.sql },
+  { version: 5, name: 'agreements', sql: m005.sql },
 ];

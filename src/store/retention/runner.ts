@@ -17,6 +17,7 @@ export interface DeletedCounts {
   startups: number;
   batches: number;
   rejections: number;
+  agreements: number;
 }
 
 /** What one pass did. */
@@ -97,7 +98,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       started_ms: now(),
       finished_ms: 0,
       settings,
-      deleted: { calls: 0, startups: 0, batches: 0, rejections: 0 },
+      deleted: { calls: 0, startups: 0, batches: 0, rejections: 0, agreements: 0 },
       steps: 0,
       largest_step_calls: 0,
       longest_step_ms: 0,
@@ -129,7 +130,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
         await yieldToIo();
         if (step.calls === 0) break;
       }
-      for (const table of ['startups', 'rejections'] as const) {
+      for (const table of ['startups', 'rejections', 'agreements'] as const) {
         while (!stopped) {
           const n = timed(() => steps[table](cutoff));
           report.deleted[table] += n;

@@ -22,6 +22,8 @@ export interface RetentionSteps {
   startups(cutoff: number): number;
   /** Deletes up to `chunkRows` old rejected items. */
   rejections(cutoff: number): number;
+  /** Deletes up to `chunkRows` agreement verdicts received before the cutoff. */
+  agreements(cutoff: number): number;
   /** Deletes childless batches among the next `chunkRows` old ones; `more` until done. */
   batches(pass: { cutoff: number; batchCursor: number }): { deleted: number; more: boolean };
 }
@@ -58,6 +60,17 @@ export function createRetentionSteps(db: Database.Database, chunkRows: number): 
   );
   const rejections = db.transaction(
     (cutoff: number): number => deleteRejections.run(cutoff, chunkRows).changes,
+  );
+
+  const deleteAgreements = db.prepare<[number, number]>(
+    'DELETE FROM agreements WHERE id IN (SELECT id FROM agreements WHERE received_ms < ? ORDER BY received_ms LIMIT ?)',
+  );
+  const agreements = db.transaction(
+    (cutoff: number): number => deleteAgreements.run(cutoff, chunkRows).changes,
+  );
+  // Verdicts the age step has not reached (a pass stopped half-way) still pin their batch.
+  const agreementBatchesBefore = db.prepare<[number], { b: number }>(
+    'SELECT DISTINCT batch_id AS b FROM agreements WHERE received_ms < ?',
   );
 
   const batchesAfter = db.prepare<[number, number], { id: number; received_ms: number }>(
@@ -107,6 +120,7 @@ export function createRetentionSteps(db: Database.Database, chunkRows: number): 
     const startupEnd = firstStartupPast.get(last)?.id ?? Number.MAX_SAFE_INTEGER;
     for (const { b } of startupBatchesBelow.all(startupEnd)) pinned.add(b);
     for (const { b } of rejectionBatchesBefore.all(pass.cutoff)) pinned.add(b);
+    for (const { b } of agreementBatchesBefore.all(pass.cutoff)) pinned.add(b);
     pass.batchCursor = last;
     db.pragma('foreign_keys = OFF');
     try {
@@ -121,5 +135,5 @@ export function createRetentionSteps(db: Database.Database, chunkRows: number): 
     }
   }
 
-  return { calls, startups, rejections, batches };
+  return { calls, startups, rejections, agreements, batches };
 }

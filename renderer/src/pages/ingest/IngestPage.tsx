@@ -88,7 +88,10 @@ export function IngestPage() {
                       <td>
                         <StatusBadge status={b.status} />
                       </td>
-                      <td className="mono">
+                      <td
+                        className="mono"
+                        title={b.project_ref ? `project ${b.project_ref}` : undefined}
+                      >
                         {b.key_prefix ?? <span className="faint">none</span>}
                       </td>
                       <td className="num">{fmtInt(b.accepted)}</td>

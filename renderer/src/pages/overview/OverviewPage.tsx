@@ -11,6 +11,7 @@ import { navigate } from '../../app/router';
 import { useAppData } from '../../app/status';
 import { bucketName, CallsOverTime } from '../../components/charts/CallsOverTime';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
+import { ToolAgreements } from '../../components/AgreementList';
 import { InsightList } from '../../components/InsightList';
 import { LiveFeed } from '../../components/LiveFeed';
 import { OutcomeBar } from '../../components/OutcomeBar';
@@ -168,7 +169,12 @@ export function OverviewPage() {
             </Panel>
             <Panel title="Tool pairs" flush>
               <ResourceBody res={pairs} isEmpty={() => false}>
-                {(d) => <PairsList pairs={d.pairs} />}
+                {(d) => (
+                  <>
+                    <PairsList pairs={d.pairs} />
+                    <ToolAgreements filters={filters} />
+                  </>
+                )}
               </ResourceBody>
             </Panel>
             <Panel title="Live feed" flush>

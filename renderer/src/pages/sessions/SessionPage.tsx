@@ -17,6 +17,7 @@ import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { ChainList } from './ChainList';
 import { SessionCallsTable } from './SessionCallsTable';
 import { sessionTitle } from './session-title';
+import { SdkLine, SessionAgreements } from './SessionSdk';
 import { useSession } from './useSession';
 import './session.css';
 
@@ -131,6 +132,8 @@ export function SessionPage() {
         />
       </div>
 
+      <SdkLine sdk={res.data.sdk} />
+
       <Panel title="Timeline" actions={<Legend />}>
         <Timeline calls={calls} chains={chains} selectedId={callParam} onSelect={selectCall} />
       </Panel>
@@ -146,6 +149,7 @@ export function SessionPage() {
             />
           </Panel>
         )}
+        <SessionAgreements agreements={res.data.agreements} />
         <div className="with-details">
           <Panel title={`Calls (${calls.length})`} flush>
             <SessionCallsTable

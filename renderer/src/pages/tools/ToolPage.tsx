@@ -8,6 +8,7 @@ import { useFilters } from '../../app/filters';
 import { Link, navigate, useLocation } from '../../app/router';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
+import { ToolAgreements } from '../../components/AgreementList';
 import { Name } from '../../components/Name';
 import { ToolLink } from '../../components/ToolLink';
 import { OutcomeBar } from '../../components/OutcomeBar';
@@ -25,6 +26,7 @@ import {
   fmtUnits,
 } from '../../lib/format';
 import { ToolBadges } from './tool-badges';
+import { ToolFingerprintsLine } from './ToolFingerprints';
 import './tool.css';
 
 export function ToolPage() {
@@ -84,6 +86,7 @@ export function ToolPage() {
           title={TOKENS_RULE}
         />
       </div>
+      <ToolFingerprintsLine fp={res.data.fingerprints} />
       <div className="grid cols-3">
         <Panel title="Outcomes">
           <OutcomeBar
@@ -165,6 +168,7 @@ export function ToolPage() {
         <Panel title="Called around it" flush>
           <PairColumn title="Called just before it" pairs={pairs.incoming} />
           <PairColumn title="Called right after it" pairs={pairs.outgoing} />
+          <ToolAgreements filters={filters} tool={name ?? undefined} />
         </Panel>
       </div>
     </div>
