@@ -23,11 +23,13 @@ export const LAYERS = {
   // The producer is a self-contained client: it shares the contract, never the receiver's code.
   producer: ['shared', 'canonical'],
   demo: ['shared', 'canonical', 'producer'],
+  // The MCP proxy measures as the producer does; only the CLI starts it.
+  proxy: ['shared', 'canonical', 'server', 'producer'],
   mcp: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
   electron: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
   cli: [
     ...['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
-    ...['producer', 'demo', 'mcp'],
+    ...['producer', 'demo', 'mcp', 'proxy'],
   ],
 };
 const FOLDERS = Object.keys(LAYERS);

@@ -50,6 +50,8 @@ function sessionView(r: SessionRow, usdPerMillion: number) {
     schema_tokens: tokensOf(schema),
     tokens: tokensOf(r.units + schema),
     cost_usd: costUsd(r.units + schema, usdPerMillion),
+    /** Who reported the session, when its startup says (`mcpulse-devtools-proxy@…` = proxied). */
+    sdk: r.sdk,
   };
 }
 

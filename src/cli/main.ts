@@ -21,6 +21,7 @@ export const COMMANDS: Record<string, Loader> = {
   export: () => import('./commands/export.js'),
   report: () => import('./commands/report.js'),
   mcp: () => import('./commands/mcp.js'),
+  proxy: () => import('./commands/proxy.js'),
 };
 
 async function help(io: CliIO): Promise<void> {

@@ -7,6 +7,8 @@ import type { Payload } from './types.js';
 /** What a finished send reports, for callers that want to observe delivery (the demo does). */
 export interface SendReport {
   payloads: number;
+  /** How many of them were `call` payloads (the rest are startups), for callers that report drops by kind. */
+  calls: number;
   /** The HTTP status, or `'error'` for a network failure or timeout. */
   status: number | 'error';
   ok: boolean;

@@ -8,6 +8,8 @@ import type { Payload } from './types.js';
  * megabytes must not cost the producer anything.
  */
 export async function postBatch(batch: Payload[], options: ResolvedOptions): Promise<SendReport> {
+  let calls = 0;
+  for (const p of batch) if (p.type === 'call') calls++;
   try {
     const res = await options.fetch(`${options.endpoint}/v1/ingest`, {
       method: 'POST',
@@ -23,10 +25,11 @@ export async function postBatch(batch: Payload[], options: ResolvedOptions): Pro
     await res.body?.cancel().catch(() => {});
     return {
       payloads: batch.length,
+      calls,
       status: res.status,
       ok: res.status >= 200 && res.status < 300,
     };
   } catch {
-    return { payloads: batch.length, status: 'error', ok: false };
+    return { payloads: batch.length, calls, status: 'error', ok: false };
   }
 }

@@ -56,6 +56,15 @@ describe('the layer order (eslint.config.js LAYERS)', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('fails the proxy importing the CLI (only the CLI starts it)', async () => {
+    const errors = await layerErrors(
+      'src/proxy/layer-probe.ts',
+      "import { findOrStartDashboard } from '../cli/commands/find-dashboard.js';\nexport const probe = findOrStartDashboard;\n",
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/src\/proxy may import only/);
+  });
+
   it('lets arrows that point down through, and the renderer read src/api types only', async () => {
     expect(
       await layerErrors(

@@ -1,15 +1,9 @@
 import { runDemo, DEMO_KEY, type DemoResult } from '../../demo/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
-import { defaultDbPath } from '../../host/paths.js';
-import { isLoopbackUrl, parseServerUrl, probeDevtools } from './demo-probe.js';
-import {
-  describeServer,
-  reportStartupError,
-  serveFromArgs,
-  untilSignal,
-  type Served,
-} from './serve.js';
+import { parseServerUrl } from './demo-probe.js';
+import { findOrStartDashboard } from './find-dashboard.js';
+import { untilSignal } from './serve.js';
 
 const USAGE = `usage: mcpulse-devtools demo [--url URL] [--db PATH] [--key KEY] [--once] [--fast]
 
@@ -25,47 +19,6 @@ of the dashboard at --url. If no dashboard answers there, starts one and keeps i
   --once      send the demo and exit (stopping the dashboard if this command started it)
   --fast      compress the slow tool and skip the pauses between steps (for tests)
 `;
-
-/** Finds the dashboard at `url`, or starts one there. */
-async function findOrStart(
-  url: string,
-  db: string | undefined,
-  io: CliIO,
-): Promise<{ endpoint: string; served?: Served } | { exit: number }> {
-  const probe = await probeDevtools(url);
-  if (probe.kind === 'devtools') {
-    io.stdout.write(
-      `demo: sending to the dashboard already running at ${url} (database ${probe.dbPath})\n`,
-    );
-    if (db !== undefined && db !== probe.dbPath) {
-      io.stderr.write(`demo: note: --db ${db} is ignored — that dashboard uses ${probe.dbPath}\n`);
-    }
-    return { endpoint: url };
-  }
-  if (probe.kind === 'other') {
-    io.stderr.write(
-      `demo: something else answers at ${url} (${probe.detail}); pass --url with a free port\n`,
-    );
-    return { exit: 1 };
-  }
-  const parsed = new URL(url);
-  if (!isLoopbackUrl(parsed)) {
-    io.stderr.write(
-      `demo: no dashboard answers at ${url} (${probe.detail}), and it is not on this machine\n`,
-    );
-    return { exit: 1 };
-  }
-  const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
-  let served: Served | 'help';
-  try {
-    served = await serveFromArgs(['--port', port, '--db', db ?? defaultDbPath(io.env)], io);
-  } catch (error) {
-    return { exit: reportStartupError(error, io) };
-  }
-  if (served === 'help') return { exit: 2 };
-  describeServer(served, io);
-  return { endpoint: served.server.url, served };
-}
 
 function describeResult(result: DemoResult, endpoint: string, io: CliIO): void {
   const d = result.delivery;
@@ -100,7 +53,7 @@ export const command: Command = {
     if (values.key !== undefined && values.key.trim() === '')
       throw new UsageError('--key: an empty key turns producers off');
 
-    const found = await findOrStart(url, values.db, io);
+    const found = await findOrStartDashboard(url, values.db, io, 'demo');
     if ('exit' in found) return found.exit;
     const { endpoint, served } = found;
     let result: DemoResult;

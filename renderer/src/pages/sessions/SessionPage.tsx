@@ -10,6 +10,7 @@ import { ExportMenu } from '../../components/ExportMenu';
 import { Fact } from '../../components/Fact';
 import { CallDetails } from '../../components/details/CallDetails';
 import { Panel } from '../../components/Panel';
+import { ProxiedBadge, ProxiedNote } from '../../components/ProxiedBadge';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
 import { useListNav } from '../../hooks/useHotkeys';
@@ -78,6 +79,7 @@ export function SessionPage() {
           <span className="mono session-id">{session.id}</span>
         </h1>
         <CopyButton text={session.id} label="Copy id" />
+        <ProxiedBadge sdk={session.sdk} />
         <div className="spacer" />
         <Link className="btn" href={link('/calls', { session: session.id })}>
           Raw calls
@@ -93,6 +95,7 @@ export function SessionPage() {
         />
       </div>
       {res.error && <StaleBanner message={res.error} />}
+      <ProxiedNote sdk={session.sdk} />
 
       <div className="facts-strip" data-testid="session-facts">
         <Fact

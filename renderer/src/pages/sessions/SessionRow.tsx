@@ -7,6 +7,7 @@ import { memo } from 'react';
 import type { SessionSort, SessionView } from '../../api/types';
 import { Link } from '../../app/router';
 import { OutcomeBar } from '../../components/OutcomeBar';
+import { ProxiedBadge } from '../../components/ProxiedBadge';
 import { fmtAgo, fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { sessionTitle } from './session-title';
 
@@ -95,7 +96,9 @@ export const SessionRowView = memo(function SessionRowView({
           <bdi className="row-title" dir="auto">
             {title}
           </bdi>
-          <span className="row-sub mono">{s.id}</span>
+          <span className="row-sub mono">
+            {s.id} <ProxiedBadge sdk={s.sdk} />
+          </span>
         </Link>
       </span>
       <span

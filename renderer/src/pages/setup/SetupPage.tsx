@@ -9,6 +9,7 @@ import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
 import { fmtDateTime, fmtInt } from '../../lib/format';
 import { Ticks } from '../../lib/ticks';
+import { ProxySetup } from './ProxySetup';
 import { curlSample, SDK_GUIDES } from './sdk-snippets';
 import './setup.css';
 
@@ -111,6 +112,7 @@ export function SetupPage() {
               <dd>{status.version}</dd>
             </dl>
           </Panel>
+          <ProxySetup endpoint={endpoint} />
           <Panel title="Check it without an SDK">
             <Snippet title="Send one call with curl; expect HTTP 202" text={curlSample(endpoint)} />
           </Panel>

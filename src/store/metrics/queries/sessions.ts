@@ -30,6 +30,8 @@ export interface SessionRow extends SessionName {
   duration: number;
   slow: number;
   schema_bytes: number | null;
+  /** The `sdk` extra of the session's latest startup that names one (e.g. the devtools proxy). */
+  sdk: string | null;
 }
 
 const SESSION_SORT_SQL: Record<SessionSort, string> = {
@@ -61,6 +63,10 @@ const FIRST_TOOL_SQL = `(SELECT c.tool_name FROM calls c INDEXED BY calls_by_ses
 const LABEL_MATCH_SQL = `EXISTS (SELECT 1 FROM startups st INDEXED BY startups_by_session
   WHERE st.project_id = s.project_id AND st.session_id = s.session_id AND st.extra IS NOT NULL
   AND instr(lower(${SESSION_LABEL_FIELDS.map((f) => `coalesce(json_extract(st.extra, '$.${f}'), '')`).join(" || ' ' || ")}), @q) > 0)`;
+
+/** A stored `sdk` extra as a name, or `null` when absent or not a string. */
+const sdkName = (value: unknown): string | null =>
+  typeof value === 'string' ? value.slice(0, 200) : null;
 
 /** Sessions: the list and one session in full. */
 export function sessionQueries(ctx: QueryContext) {
@@ -139,6 +145,11 @@ export function sessionQueries(ctx: QueryContext) {
             )[0]?.n ?? 0)
           : 0);
       const schema = prepare(`SELECT ${SCHEMA_OF_SESSION('@p', '@s')} AS b`).pluck();
+      const sdk = prepare(
+        `SELECT json_extract(extra, '$.sdk') FROM startups INDEXED BY startups_by_session
+          WHERE project_id = @p AND session_id = @s AND json_extract(extra, '$.sdk') IS NOT NULL
+          ORDER BY id DESC LIMIT 1`,
+      ).pluck();
       return {
         total,
         rows: rows.map(({ total: _t, ...r }) => ({
@@ -148,6 +159,7 @@ export function sessionQueries(ctx: QueryContext) {
           schema_bytes: needsSchema
             ? r.schema_bytes
             : ((schema.get({ p: r.project_id, s: r.session_id }) as number | null) ?? null),
+          sdk: sdkName(sdk.get({ p: r.project_id, s: r.session_id })),
         })),
       };
     },

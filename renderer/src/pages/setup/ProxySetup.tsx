@@ -1,0 +1,65 @@
+/**
+ * "No SDK yet?": copy-paste client config that puts `mcpulse-devtools proxy` in front of an
+ * existing server command, for Claude Desktop, Cursor, VS Code and Claude Code.
+ */
+import { useState } from 'react';
+import { CopyButton } from '../../components/CopyButton';
+import { Panel } from '../../components/Panel';
+import { proxySnippets } from './proxy-snippets';
+
+export function ProxySetup({ endpoint }: { endpoint: string }) {
+  const [command, setCommand] = useState('node /path/to/your-server.js');
+  const snippets = proxySnippets(command, endpoint);
+  const [tab, setTab] = useState(snippets[0]!.id);
+  const shown = snippets.find((s) => s.id === tab) ?? snippets[0]!;
+  return (
+    <Panel title="No SDK? Put the proxy in front of your server" flush>
+      <div className="guide" data-testid="proxy-setup">
+        <p className="muted small">
+          <code>mcpulse-devtools proxy</code> starts your server, relays every byte between it and
+          the client unchanged, and records what an SDK would: the tool list, every call, its
+          outcome, size and argument hash. Type the command your client runs today:
+        </p>
+        <label className="small">
+          Server command{' '}
+          <input
+            className="mono"
+            value={command}
+            onChange={(e) => setCommand(e.target.value)}
+            aria-label="Server command"
+            spellCheck={false}
+            size={40}
+          />
+        </label>
+      </div>
+      <div className="tabs" role="tablist" aria-label="MCP client">
+        {snippets.map((s) => (
+          <button
+            key={s.id}
+            role="tab"
+            aria-selected={s.id === shown.id}
+            className={s.id === shown.id ? 'tab active' : 'tab'}
+            onClick={() => setTab(s.id)}
+          >
+            {s.label}
+          </button>
+        ))}
+      </div>
+      <div className="guide" role="tabpanel" aria-label={shown.label}>
+        <div className="snippet">
+          <div className="snippet-head">
+            <span>{shown.where}</span>
+            <CopyButton text={shown.text} />
+          </div>
+          <pre data-testid="proxy-snippet">{shown.text}</pre>
+        </div>
+        <p className="muted small">
+          If the client cannot find <code>mcpulse-devtools</code>, use the full path that{' '}
+          <code>which mcpulse-devtools</code> prints. A proxy sees only the wire: a handler that
+          threw and one that returned an error both look like <code>tool_error</code>, and bad
+          arguments are <code>bad_args</code> only when the server answers JSON-RPC -32602.
+        </p>
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,134 @@
+import { constants } from 'node:os';
+import { newSessionId } from '../../producer/measure.js';
+import {
+  dropLine,
+  startHttpRelay,
+  startStdioRelay,
+  TelemetrySink,
+  TelemetryThread,
+  TrafficObserver,
+  type SinkReport,
+} from '../../proxy/index.js';
+import { connectDashboard, LABEL } from './proxy-dashboard.js';
+import type { CliIO, Command } from '../io.js';
+import { parseProxyArgs, type ProxyRun } from './proxy-args.js';
+import type { Served } from './serve.js';
+
+const USAGE = `usage: mcpulse-devtools proxy [--url URL] [--key KEY] [--client NAME] [--db PATH] -- COMMAND [ARGS…]
+       mcpulse-devtools proxy --http --target URL --listen PORT [--url URL] [--key KEY] [--client NAME]
+
+Sits between an MCP client and an MCP server, relays every byte unchanged, and sends the
+telemetry an MCPulse SDK would (startups, calls, outcomes) to the dashboard at --url — no SDK
+needed. stdio: put it in front of the server command in your client's config; it starts the
+server and is the server as far as the client can tell. --http: relays Streamable HTTP
+(SSE streamed through as it arrives) from 127.0.0.1:PORT to the server at --target.
+
+  --url URL      dashboard to send to (default http://localhost:7857, or $MCPULSE_DEVTOOLS_PORT);
+                 if none answers there, one is started and runs as long as this proxy
+  --key KEY      ingest key; one key is one server's project
+                 (default px_<script or command name>, or px_<target host>)
+  --client NAME  client name to record, instead of the one the client sends in initialize
+  --db PATH      database of the dashboard this command starts, if it starts one
+  --http         Streamable HTTP mode (needs --target and --listen)
+  --target URL   the server's MCP endpoint, e.g. http://localhost:3000/mcp
+  --listen PORT  local port for the client to connect to (0 picks one)
+
+Telemetry never affects the MCP session: if the dashboard is down or slow, the traffic goes
+through as before and one line on stderr says what was dropped. See docs/proxy.md.
+`;
+
+/** Exit code for how the server ended: its own code, or 128 + the signal's number. */
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  return signal ? 128 + (constants.signals[signal] ?? 0) : 1;
+}
+
+/** Stops the telemetry side: the drop line if anything was lost, then the dashboard. */
+async function finish(report: SinkReport, io: CliIO, served?: Promise<Served | undefined>) {
+  const line = dropLine(report);
+  if (line) io.stderr.write(line);
+  else if (report.reason && report.added.calls + report.added.startups === 0)
+    // The telemetry thread itself failed: what it had is unknown, so say that much.
+    io.stderr.write(
+      `${LABEL}: telemetry was lost (${report.reason}); the MCP session itself was not affected\n`,
+    );
+  await (await served)?.stop();
+}
+
+async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
+  // Finding the dashboard, observing, measuring and sending all run on their own thread,
+  // never on the relay's.
+  const telemetry = new TelemetryThread(new URL('./proxy-telemetry.js', import.meta.url), {
+    sessionId: newSessionId(),
+    transport: 'stdio',
+    clientName: args.client,
+    key: args.key,
+    url: args.url,
+    db: args.db,
+  });
+  // The relay starts first: a client sends initialize the moment it has spawned us.
+  const relay = startStdioRelay({
+    command: args.command,
+    args: args.args,
+    stdin: io.stdin,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    tap: telemetry,
+  });
+  // Signals meant for the server (a client stopping it) go to the server; the proxy follows it.
+  const forward = (signal: NodeJS.Signals) => () => relay.child.kill(signal);
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);
+  for (const [s, h] of handlers) process.on(s, h);
+  const end = await relay.done;
+  for (const [s, h] of handlers) process.off(s, h);
+  // Let go of the client's stdin so the process can exit once telemetry is flushed.
+  (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+  if (end.spawnError)
+    io.stderr.write(`${LABEL}: cannot start '${args.command}': ${end.spawnError}\n`);
+  await finish((await telemetry.close()).report, io);
+  return end.spawnError ? 127 : exitCodeOf(end.code, end.signal);
+}
+
+async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
+  const sink = new TelemetrySink({ key: args.key });
+  const observer = new TrafficObserver({
+    sessionId: newSessionId(),
+    transport: 'http',
+    emit: (p) => sink.add(p),
+    clientName: args.client,
+  });
+  let relay;
+  try {
+    relay = await startHttpRelay({ target: args.target!, port: args.listen, observer });
+  } catch (error) {
+    io.stderr.write(
+      `${LABEL}: cannot listen on port ${args.listen}: ${(error as Error).message}\n`,
+    );
+    return 1;
+  }
+  const served = connectDashboard(
+    { url: args.url, db: args.db, env: io.env, stderr: io.stderr },
+    sink,
+  );
+  io.stderr.write(`${LABEL}: relaying ${relay.url} → ${args.target!.href}\n`);
+  await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  await relay.close();
+  observer.abandonAll();
+  await finish(await sink.close(), io, served);
+  return 0;
+}
+
+export const command: Command = {
+  summary: 'relay an MCP server (stdio or HTTP) and record its calls — no SDK needed',
+  async run(argv, io) {
+    const args = parseProxyArgs(argv, io.env);
+    if (args.mode === 'help') {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    return args.mode === 'stdio' ? runStdio(args, io) : runHttp(args, io);
+  },
+};

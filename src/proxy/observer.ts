@@ -1,0 +1,250 @@
+/**
+ * Watching MCP traffic from outside and producing the telemetry an SDK would. It only ever reads
+ * copies of what the relay forwarded; nothing here can change, delay or drop a byte.
+ *
+ * Requests are matched to answers by id (matcher.ts), per MCP session and per direction: a
+ * client's `tools/call` id 1 and a server's `sampling/createMessage` id 1 are different
+ * requests, and answers from the client (to the server's requests) are never taken for tool
+ * results. Several calls may be in flight; a cancelled call that still gets an answer is
+ * recorded with it, and one that never does is not recorded (no outcome fits).
+ */
+import type { Payload } from '../producer/types.js';
+import { parseMessages, type RpcMessage } from './jsonrpc.js';
+import { isTracked, PendingRequests, type PendingRequest } from './matcher.js';
+import {
+  callPayload,
+  PROXY_SDK,
+  toolsOf,
+  type CallEnd,
+  type ProxyStartupPayload,
+  type ProxyTransport,
+} from './telemetry.js';
+
+/** Anything the observer sends. */
+export type ProxyPayload = Payload | ProxyStartupPayload;
+
+/** Now, in epoch milliseconds with sub-millisecond precision (what `at` arguments are in). */
+export const preciseNow = (): number => performance.timeOrigin + performance.now();
+
+/** One MCP session's state (stdio has one; HTTP has one per `Mcp-Session-Id`). */
+class McpSessionState {
+  clientName = 'unknown';
+  protocolVersion: string | null = null;
+  readonly pending = new PendingRequests();
+  /** Tools of a paginated `tools/list` gathered so far. */
+  toolPages: unknown[] = [];
+  /** The last tool list sent, to skip identical re-lists; `null` before the first. */
+  lastSent: string | null = null;
+  listChanged = false;
+}
+
+/** Counters, for the exit line and tests. */
+export interface ObserverStats {
+  calls: number;
+  startups: number;
+  /** Calls the client cancelled that never got an answer (not recorded). */
+  cancelled: number;
+  /** Lines or bodies that were not JSON-RPC (relayed, not observed). */
+  unreadable: number;
+}
+
+/** Options for {@link TrafficObserver}. */
+export interface ObserverOptions {
+  /** `s_` + 12 hex: one per proxy process. */
+  sessionId: string;
+  transport: ProxyTransport;
+  /** Receives every payload; must not throw (errors are swallowed). */
+  emit: (payload: ProxyPayload) => void;
+  /** `--client NAME`: the client name for every payload, instead of `clientInfo.name`. */
+  clientName?: string;
+}
+
+/** Reads both directions of MCP traffic and emits `startup` and `call` payloads. */
+export class TrafficObserver {
+  private readonly sessions = new Map<string, McpSessionState>();
+  private readonly counters: ObserverStats = {
+    calls: 0,
+    startups: 0,
+    cancelled: 0,
+    unreadable: 0,
+  };
+
+  constructor(private readonly options: ObserverOptions) {}
+
+  /**
+   * One JSON text the client sent (a line, or an HTTP body). Returns the id keys of the
+   * requests it started tracking, so an HTTP exchange can say which calls it carries. `at` is
+   * when the relay saw it ({@link preciseNow}), which may be a little before this runs.
+   */
+  fromClient(text: string, scope = '', at = preciseNow()): string[] {
+    const messages = this.parse(text);
+    const started: string[] = [];
+    for (const m of messages) {
+      try {
+        const key = this.clientMessage(m, this.session(scope), at);
+        if (key) started.push(key);
+      } catch {
+        // An observer bug must never reach the relay.
+      }
+    }
+    return started;
+  }
+
+  /** One JSON text the server sent, seen by the relay at `at`. */
+  fromServer(text: string, scope = '', at = preciseNow()): void {
+    for (const m of this.parse(text)) {
+      try {
+        this.serverMessage(m, this.session(scope), at);
+      } catch {
+        // As above.
+      }
+    }
+  }
+
+  /** Makes `alias` name the same MCP session as `scope` (HTTP: once the server assigns an id). */
+  link(scope: string, alias: string): void {
+    if (scope !== alias) this.sessions.set(alias, this.session(scope));
+  }
+
+  /**
+   * The server went away (exited, or closed the stream) with these requests unanswered: each
+   * pending call is recorded as `crashed`, except ones the client had cancelled. Without `keys`,
+   * every pending request of the scope. With `withdrawn`, the client went away instead: the
+   * calls are not recorded (nobody saw how they ended), as with a cancel.
+   */
+  abandon(scope = '', keys?: Iterable<string>, withdrawn = false, at = preciseNow()): void {
+    const state = this.sessions.get(scope);
+    if (!state) return;
+    for (const key of keys ?? state.pending.keys()) {
+      const pending = state.pending.take(key);
+      if (!pending) continue;
+      if (pending.method !== 'tools/call') continue;
+      if (pending.cancelled || withdrawn) this.counters.cancelled++;
+      else this.recordCall(state, pending, { kind: 'gone' }, at);
+    }
+  }
+
+  /** {@link abandon} for every MCP session seen. */
+  abandonAll(at = preciseNow()): void {
+    for (const scope of new Set(this.sessions.keys())) this.abandon(scope, undefined, false, at);
+  }
+
+  stats(): ObserverStats {
+    return { ...this.counters };
+  }
+
+  private parse(text: string): RpcMessage[] {
+    if (text.trim() === '') return [];
+    const messages = parseMessages(text);
+    if (messages.length === 0) this.counters.unreadable++;
+    return messages;
+  }
+
+  private session(scope: string): McpSessionState {
+    let state = this.sessions.get(scope);
+    if (!state) {
+      state = new McpSessionState();
+      if (this.options.clientName) state.clientName = this.options.clientName.slice(0, 128);
+      this.sessions.set(scope, state);
+    }
+    return state;
+  }
+
+  private clientMessage(m: RpcMessage, state: McpSessionState, at: number): string | null {
+    if (m.kind === 'notification') {
+      if (m.method === 'notifications/cancelled') {
+        const id = (m.params as { requestId?: unknown } | null)?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') {
+          state.pending.cancel(id);
+        }
+      }
+      return null;
+    }
+    if (m.kind !== 'request' || !isTracked(m.method)) return null;
+    if (m.method === 'initialize') {
+      const name = (m.params as { clientInfo?: { name?: unknown } } | null)?.clientInfo?.name;
+      if (this.options.clientName) state.clientName = this.options.clientName.slice(0, 128);
+      else if (typeof name === 'string' && name) state.clientName = name.slice(0, 128);
+    }
+    const { key, displaced } = state.pending.start(m.id, m.method, m.params, at);
+    // An id reused while still pending (after a cancel, or by a confused client): the newer
+    // request owns the id; a cancelled predecessor will never be answered.
+    if (displaced?.method === 'tools/call' && displaced.cancelled) this.counters.cancelled++;
+    return key;
+  }
+
+  private serverMessage(m: RpcMessage, state: McpSessionState, at: number): void {
+    if (m.kind === 'notification') {
+      if (m.method === 'notifications/tools/list_changed') state.listChanged = true;
+      return;
+    }
+    if ((m.kind !== 'result' && m.kind !== 'error') || m.id === null) return;
+    const pending = state.pending.answer(m.id);
+    if (!pending) return;
+    if (pending.method === 'tools/call') {
+      const end: CallEnd =
+        m.kind === 'result'
+          ? { kind: 'result', result: m.result }
+          : { kind: 'error', code: m.code };
+      this.recordCall(state, pending, end, at);
+    } else if (m.kind === 'result' && pending.method === 'initialize') {
+      const version = (m.result as { protocolVersion?: unknown } | null)?.protocolVersion;
+      if (typeof version === 'string') state.protocolVersion = version;
+    } else if (m.kind === 'result' && pending.method === 'tools/list') {
+      this.listed(state, pending, m.result);
+    }
+  }
+
+  /** A `tools/list` page: gathers pages; the last one sends a startup if the list is news. */
+  private listed(state: McpSessionState, pending: PendingRequest, result: unknown): void {
+    const page = (result ?? {}) as { tools?: unknown; nextCursor?: unknown };
+    const tools = Array.isArray(page.tools) ? page.tools : [];
+    const continued = (pending.params as { cursor?: unknown } | null)?.cursor !== undefined;
+    state.toolPages = continued ? [...state.toolPages, ...tools] : [...tools];
+    if (typeof page.nextCursor === 'string' && page.nextCursor !== '') return;
+    const described = toolsOf(state.toolPages);
+    state.toolPages = [];
+    const fingerprint = JSON.stringify(described);
+    if (fingerprint === state.lastSent && !state.listChanged) return;
+    state.lastSent = fingerprint;
+    state.listChanged = false;
+    this.counters.startups++;
+    this.send({
+      v: 1,
+      type: 'startup',
+      session_id: this.options.sessionId,
+      client_name: state.clientName,
+      sdk: PROXY_SDK,
+      transport: this.options.transport,
+      protocol_version: state.protocolVersion,
+      tools: described,
+    });
+  }
+
+  private recordCall(
+    state: McpSessionState,
+    pending: PendingRequest,
+    end: CallEnd,
+    at: number,
+  ): void {
+    this.counters.calls++;
+    this.send(
+      callPayload({
+        sessionId: this.options.sessionId,
+        clientName: state.clientName,
+        params: pending.params,
+        startedAt: new Date(pending.at).toISOString(),
+        durationMs: at - pending.at,
+        end,
+      }),
+    );
+  }
+
+  private send(payload: ProxyPayload): void {
+    try {
+      this.options.emit(payload);
+    } catch {
+      // Delivery is the sink's business; the observer keeps going.
+    }
+  }
+}
