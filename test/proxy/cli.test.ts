@@ -82,7 +82,17 @@ describe('the command', () => {
   });
 
   it('exits 127 with one line when the server command does not exist', async () => {
-    const run = await runCli(['proxy', '--url', 'http://127.0.0.1:9', '--', '/no/such/server']);
+    // Nothing answers on port 9, so the proxy starts a dashboard there: on a file of its own.
+    const db = join(mkdtempSync(join(tmpdir(), 'mcpulse-proxy-db-')), 'devtools.db');
+    const run = await runCli([
+      'proxy',
+      '--url',
+      'http://127.0.0.1:9',
+      '--db',
+      db,
+      '--',
+      '/no/such/server',
+    ]);
     expect(run.code).toBe(127);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain("cannot start '/no/such/server'");
