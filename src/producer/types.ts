@@ -10,5 +10,13 @@ export const WIRE_VERSION = 1;
 /** How one `tools/call` ended. */
 export type { Outcome } from '../shared/outcomes.js';
 
-/** One `tools/call`, the registered tool list, either (the wire schema's own types). */
-export type { CallPayload, Payload, StartupPayload } from '../shared/wire.js';
+import type { CallPayload, StartupPayload } from '../shared/wire.js';
+
+/** One `tools/call` and the registered tool list (the wire schema's own types). */
+export type { CallPayload, StartupPayload };
+
+/**
+ * What this producer sends: calls and startups. Agreement verdicts are a payload the wire
+ * accepts, but only the SDKs that check agreements send them; this producer never does.
+ */
+export type Payload = CallPayload | StartupPayload;
