@@ -1,13 +1,17 @@
 /**
  * Everything the Playground and `mcpulse-devtools hash` show for one pasted text: the value,
- * its canonical form and hash, the diagnostics, and what each language would send instead.
+ * its canonical form and hash (the TypeScript SDK's), the diagnostics, what each MCPulse SDK
+ * really sends, and — the other view — what each language's usual encoder would send if you
+ * hashed the arguments yourself.
  */
 import { toValue, type JsonNode } from './ast.js';
 import { canonicalize, UnrepresentableError } from './canonicalize.js';
 import { diagnose, type Diagnostic } from './diagnostics.js';
 import { hashText, memoizeHasher, UNHASHABLE, type Hasher } from './hash.js';
 import { parseJson } from './parse.js';
+import { renderSdks, type SdkRendering } from './sdks/render.js';
 import { sha256Hex } from './sha256.js';
+import type { Sdk } from './diagnostics.js';
 import { renderLanguages, type Rendering } from './traps/explain.js';
 import type { Language } from './traps/languages.js';
 
@@ -18,13 +22,18 @@ export interface Analysis {
   ast: JsonNode;
   /** How deep arrays and objects nest. */
   depth: number;
-  /** The RFC 8785 form, or `null` when it has none (then `argsHash` is 000000000000). */
+  /**
+   * The canonical form (RFC 8785 as the TypeScript SDK writes it, lone surrogates as `\udxxx`),
+   * or `null` when it has none (then `argsHash` is 000000000000).
+   */
   canonical: string | null;
   argsHash: string;
   /** Why there is no canonical form, when there is none. */
   failure?: string;
   diagnostics: Diagnostic[];
-  /** What each language's default encoder would send. */
+  /** What each MCPulse SDK sends, as its published code hashes (TypeScript first). */
+  sdks: Record<Sdk, SdkRendering>;
+  /** If you hash it yourself: what each language's usual encoder would send. */
   languages: Record<Language, Rendering>;
 }
 
@@ -54,6 +63,15 @@ export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
     else throw error;
   }
   const diagnostics = diagnose(ast, text, depth);
+  const sdks = renderSdks(ast, hash);
+  // The canonical form is the TypeScript SDK's; where the JavaScript stack gave out, so does it.
+  const { failure: _modelled, ...ts } = sdks.ts;
+  sdks.ts = {
+    ...ts,
+    text: canonical,
+    argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hash),
+    ...(canonical === null ? { failure: failure ?? 'cannot canonicalize' } : {}),
+  };
   if (tooDeep) {
     diagnostics
       .find((d) => d.code === 'nesting-depth')
@@ -70,6 +88,7 @@ export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
     argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hash),
     ...(failure === undefined ? {} : { failure }),
     diagnostics,
+    sdks,
     languages: renderLanguages(ast, hash),
   };
 }

@@ -7,7 +7,9 @@
  * - numbers: ECMAScript `Number::toString` (`1.0`→`1`, `-0`→`0`, `1e21`→`1e+21`); NaN and
  *   ±Infinity cannot be written;
  * - strings: `\b \t \n \f \r \" \\`, other controls as lowercase `\u00xx`, nothing else
- *   escaped; lone surrogates cannot be written (RFC 8785 requires I-JSON, which forbids them);
+ *   escaped; a lone surrogate is written as a lowercase `\udxxx` escape — what the TypeScript
+ *   SDK (@mcpulse/sdk 0.1.6, `JSON.stringify`) sends and its own test pins. Strict RFC 8785
+ *   (I-JSON) would refuse it, but the hashes in MCPulse's history are the TypeScript SDK's;
  * - no whitespace anywhere.
  *
  * `writeCanonical` is that list, in code. `canonicalize` is the same writer, except that it
@@ -20,7 +22,6 @@
 import {
   checkNumber,
   checkPlainObject,
-  checkString,
   notJson,
   sortKeys,
   UnrepresentableError,
@@ -39,7 +40,7 @@ const NATIVE_FROM = 8;
  * and plain objects (prototype `Object.prototype` or `null`; own enumerable string keys).
  *
  * @throws {UnrepresentableError} for anything else: `undefined`, functions, symbols, bigints,
- *   NaN/±Infinity, lone surrogates, holes in arrays, class instances (`Date`, `Map`, …),
+ *   NaN/±Infinity, holes in arrays, class instances (`Date`, `Map`, …),
  *   cycles, or nesting deeper than the JavaScript stack.
  */
 export function canonicalize(value: unknown): string {
@@ -103,15 +104,13 @@ function writeObject(object: Record<string, unknown>, fast: boolean): string {
 /**
  * The native route: the value with every object's keys in sorted order, written by
  * `JSON.stringify` — exact, because on finite numbers and well-formed strings it writes what
- * RFC 8785 asks, and it writes an ordinary object's keys in insertion order. What would break
- * that (array-index keys, `__proto__`, a lone surrogate) goes back to the reference writer.
+ * RFC 8785 asks (and a lone surrogate as the `\udxxx` escape the TypeScript SDK sends), and it
+ * writes an ordinary object's keys in insertion order. What would break that (array-index keys,
+ * `__proto__`) goes back to the reference writer.
  */
 function writeNative(value: object): string {
   try {
-    const text = JSON.stringify(inCanonicalOrder(value));
-    // Well-formed JSON.stringify writes a lone surrogate as a `\udxxx` escape, and nothing else
-    // makes that sequence but a literal backslash before "ud": the writer tells them apart.
-    if (!text.includes('\\ud')) return text;
+    return JSON.stringify(inCanonicalOrder(value));
   } catch (error) {
     if (error !== NEEDS_WRITER) throw error;
   }
@@ -129,22 +128,18 @@ export function serializeNumber(value: number): string {
 }
 
 /**
- * A string as RFC 8785 §3.2.2.2 writes it, quotes included.
- * @throws {UnrepresentableError} for a string holding a lone surrogate.
+ * A string as RFC 8785 §3.2.2.2 writes it, quotes included; a lone surrogate as a lowercase
+ * `\udxxx` escape, as the TypeScript SDK writes it.
  */
 export function serializeString(value: string): string {
-  // One pass decides: most strings need no escape at all (non-ASCII included), and only one
-  // with a surrogate needs the well-formedness check.
-  let surrogates = false;
+  // One pass decides: most strings need no escape at all (non-ASCII included); the rest are
+  // what ES2019's well-formed JSON.stringify writes — exactly the RFC 8785 escapes, lowercase
+  // hex, surrogate pairs as themselves and `\udxxx` for a lone surrogate.
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c) {
-      checkString(value);
-      // ES2019's well-formed JSON.stringify escapes exactly the RFC 8785 set, lowercase hex.
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) {
       return JSON.stringify(value);
     }
-    if (c >= 0xd800 && c <= 0xdfff) surrogates = true;
   }
-  if (surrogates) checkString(value);
   return '"' + value + '"';
 }

@@ -1,12 +1,23 @@
 /**
  * The individual diagnostic checks `diagnose` runs over a parsed text, one per kind of input
- * feature. What each SDK does is read from the trap model (`DEFAULT_VARIANTS`), not restated.
+ * feature. What each SDK does is read from a model, not restated: where the SDKs' own code
+ * decides (lone surrogates, nesting, null arguments) from the SDK models (`SDK_MODELS`); for
+ * number and key forms, which every published SDK writes as RFC 8785 does, from the
+ * hand-rolled encoder model (`DEFAULT_VARIANTS`) — what a port that hashes by itself would do.
  */
-import { isIntegerLexeme, type JsonNode, type JsonNumber, type JsonString } from './ast.js';
+import {
+  effectiveMembers,
+  isIntegerLexeme,
+  type JsonNode,
+  type JsonNumber,
+  type JsonObject,
+  type JsonString,
+} from './ast.js';
 import type { DiagnosticSink, SdkEffect, Unplaced } from './diagnostics.js';
 import { EMPTY_ARGS_HASH, NULL_ARGS_HASH } from './hash.js';
 import { isWellFormed } from './json-values.js';
 import { decompose } from './numbers.js';
+import { SDK_MODELS } from './sdks/catalogue.js';
 import { DEFAULT_VARIANTS, LANGUAGES } from './traps/languages.js';
 import { EncodeFailure } from './traps/notes.js';
 
@@ -46,19 +57,45 @@ export function topLevel(ast: JsonNode, found: DiagnosticSink): void {
   }
 }
 
-/** `nesting-depth`: which parsers stop before this depth. */
+/** `nesting-depth`: which SDKs (their parser or their own depth limit) stop before this depth. */
 export function nesting(ast: JsonNode, depth: number): Unplaced {
-  const failing = LANGUAGES.filter((l) => DEFAULT_VARIANTS[l].style.maxDepth < depth);
+  const failing = SDK_MODELS.filter((m) => m.style.maxDepth < depth);
   return {
     code: 'nesting-depth',
     severity: depth > 1000 ? 'error' : 'warning',
-    message: `nested ${depth} deep: past the parser limit of ${failing.join(', ')}, which cannot hash it (000000000000)`,
+    message: `nested ${depth} deep: past the parser limit of ${failing.map((m) => m.id).join(', ')}, which cannot hash it (000000000000)`,
     path: '',
     offset: ast.start,
-    affects: failing.map((sdk) => ({
-      sdk,
-      effect: `stops at depth ${DEFAULT_VARIANTS[sdk].style.maxDepth}${sdk === 'python' ? ' (about: the recursion limit)' : ''}: cannot hash, sends 000000000000`,
+    affects: failing.map(({ id, style }) => ({
+      sdk: id,
+      effect: `stops at depth ${style.maxDepth}${id === 'python' ? ' (about: the recursion limit)' : ''}: cannot hash, sends 000000000000`,
     })),
+  };
+}
+
+/**
+ * `php-array`: an object PHP's associative arrays cannot tell from a list — `{}`, or keys "0",
+ * "1", … in order. The PHP SDK's `MCPulse::record` hashes what the host's
+ * `json_decode(…, true)` gave it, and writes such an array as a JSON array.
+ */
+export function phpArray(node: JsonObject, path: string): Unplaced | undefined {
+  const members = effectiveMembers(node.members);
+  const empty = members.length === 0;
+  if (!empty && !members.every(({ key }, i) => key.value === String(i))) return undefined;
+  return {
+    code: 'php-array',
+    severity: 'warning',
+    message: empty
+      ? 'an empty object: json_decode(…, true) turns it into an empty PHP array, which is written []'
+      : 'an object keyed "0", "1", … in order: json_decode(…, true) turns it into a PHP list, which is written as a JSON array',
+    path,
+    offset: node.start,
+    affects: [
+      {
+        sdk: 'php',
+        effect: `MCPulse::record with json_decode(…, true) arguments hashes it as ${empty ? '[]' : 'an array'}; Hashing::argsHashRaw on the raw bytes agrees with TS`,
+      },
+    ],
   };
 }
 
@@ -170,21 +207,19 @@ export function stringDiagnostics(
   found: DiagnosticSink,
 ): void {
   if (!isWellFormed(node.value)) {
-    const effects: SdkEffect[] = [
-      { sdk: 'ts', effect: 'RFC 8785 (I-JSON) forbids it: cannot hash, 000000000000' },
-    ];
-    for (const sdk of LANGUAGES) {
-      const rule = DEFAULT_VARIANTS[sdk].style.strings.loneSurrogate;
-      effects.push({
-        sdk,
-        effect:
-          rule === 'escape'
-            ? 'writes it as a \\u escape and hashes that'
-            : rule === 'replace'
-              ? 'replaces it with U+FFFD while parsing, and hashes that'
-              : 'its parser or UTF-8 encoder refuses it: cannot hash, 000000000000',
-      });
-    }
+    // What the SDKs' own code does (src/canonical/sdks), not what a hand-rolled encoder would.
+    const effects: SdkEffect[] = SDK_MODELS.map(({ id, style, evidence }) => {
+      const rule = style.strings.loneSurrogate;
+      const effect =
+        rule === 'escape'
+          ? 'writes it as a lowercase \\udxxx escape and hashes that'
+          : rule === 'replace'
+            ? 'replaces it with U+FFFD while parsing, and hashes that'
+            : rule === 'question-mark'
+              ? 'encodes it to UTF-8 as ?, and hashes that'
+              : `cannot hash, 000000000000: ${style.strings.loneSurrogateFailure ?? 'its parser refuses it'}`;
+      return { sdk: id, effect: evidence === 'docs' ? `${effect} (no public source)` : effect };
+    });
     found.add({
       code: 'lone-surrogate',
       severity: 'error',

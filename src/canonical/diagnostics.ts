@@ -10,6 +10,7 @@ import {
   duplicate,
   nesting,
   numberDiagnostics,
+  phpArray,
   stringDiagnostics,
   topLevel,
 } from './diagnostic-rules.js';
@@ -28,6 +29,7 @@ export const DIAGNOSTIC_CODES = [
   'top-level-null',
   'top-level-not-object',
   'string-form',
+  'php-array',
 ] as const;
 
 /** A diagnostic's stable code. */
@@ -81,6 +83,8 @@ export function diagnose(ast: JsonNode, text: string, depth: number): Diagnostic
       for (let i = node.items.length - 1; i >= 0; i--)
         stack.push({ node: node.items[i]!, path: `${path}/${i}` });
     } else if (node.kind === 'object') {
+      const asArray = phpArray(node, path);
+      if (asArray !== undefined) found.add(asArray);
       const firstAt = new Map<string, JsonString>();
       for (let i = node.members.length - 1; i >= 0; i--) {
         const { key, value } = node.members[i]!;

@@ -4,8 +4,10 @@
  * with `argsHash`/`hashText` bound to node:crypto.
  *
  * - `canonicalize`, `argsHash`, `utf16Length`: the wire rules (wire-format §3).
- * - `parseJson`, `analyze`, `diagnose`: a pasted text, its diagnostics, and every language's output.
- * - `explainHash`, `renderLanguages`, `VARIANTS`, `TRAPS`: the cross-language trap model.
+ * - `parseJson`, `analyze`, `diagnose`: a pasted text, its diagnostics, and every SDK's output.
+ * - `SDK_MODELS`, `renderSdks`: each MCPulse SDK as its published code hashes.
+ * - `explainHash`, `renderLanguages`, `VARIANTS`, `TRAPS`: the hand-rolled encoder traps ("if you
+ *   hash it yourself") and which SDK or encoder reproduces a hash.
  * - `diffText`: which characters differ between two renderings, for highlighting.
  */
 export {
@@ -70,4 +72,6 @@ export {
   type Explanation,
 } from './traps/explain.js';
 export { encodeAs, compareCodePoints, type Style } from './traps/encode.js';
+export { SDK_MODELS, SDK_IDS, sdkModel, type SdkModel, type SdkSource } from './sdks/catalogue.js';
+export { renderSdk, renderSdks, type SdkRendering } from './sdks/render.js';
 export { diffText, type DiffPart } from './diff.js';

@@ -16,11 +16,6 @@ export const isWellFormed: (text: string) => boolean =
     ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (text) => !LONE_SURROGATE.test(text);
 
-/** Refuses a string RFC 8785 cannot write: I-JSON (RFC 7493 §2.1) forbids lone surrogates. */
-export function checkString(text: string): void {
-  if (!isWellFormed(text)) throw new UnrepresentableError('a string holds a lone surrogate');
-}
-
 /** Refuses NaN and ±Infinity, which JSON has no way to write. */
 export function checkNumber(value: number): void {
   if (!Number.isFinite(value)) throw new UnrepresentableError(`${value} is not a JSON number`);

@@ -11,8 +11,8 @@
  * Two kinds of key break the insertion-order premise, so this gives up on them and the caller
  * falls back to the reference writer: array-index keys ("0", "42"), which every object lists
  * first in numeric order, and "__proto__", which assignment would not create as a key. Lone
- * surrogates are not checked here, string by string: the caller finds them in the output,
- * where well-formed `JSON.stringify` leaves a `\udxxx` escape for each one.
+ * surrogates need nothing: well-formed `JSON.stringify` writes each as the `\udxxx` escape the
+ * TypeScript SDK sends.
  */
 import { checkNumber, checkPlainObject, notJson, sortKeys } from './json-values.js';
 

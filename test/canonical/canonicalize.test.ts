@@ -90,12 +90,19 @@ describe('strings', () => {
     }
   });
 
-  it('refuses lone surrogates in values and keys, accepts pairs', () => {
+  // Issue 11: the TypeScript SDK (@mcpulse/sdk 0.1.6) writes a lone surrogate as a lowercase
+  // \udxxx escape (JSON.stringify) and its own test pins {"s":"a\ud800b"} → {"s":"a\\ud800b"};
+  // the old model refused it as I-JSON does.
+  it('escapes lone surrogates in values and keys as the TypeScript SDK does, keeps pairs', () => {
     for (const bad of ['\ud800', 'a\udc00', '\ud83d', 'x\ude80y', '\udc00\ud800']) {
-      expect(() => canonicalize(bad)).toThrow(UnrepresentableError);
-      expect(() => canonicalize({ [bad]: 1 })).toThrow(UnrepresentableError);
-      expect(() => canonicalize([{ a: [bad] }])).toThrow(UnrepresentableError);
+      const escaped = JSON.stringify(bad);
+      expect(escaped).toMatch(/\\ud[89a-f][0-9a-f]{2}/);
+      expect(canonicalize(bad)).toBe(escaped);
+      expect(canonicalize({ [bad]: 1 })).toBe(`{${escaped}:1}`);
+      expect(canonicalize([{ a: [bad] }])).toBe(`[{"a":[${escaped}]}]`);
     }
+    expect(canonicalize({ s: 'a\ud800b' })).toBe('{"s":"a\\ud800b"}');
+    expect(argsHash({ s: 'a\ud800b' })).toBe('8d0d9d697f74');
     expect(canonicalize('\ud83d\ude80')).toBe('"🚀"');
     // A literal backslash before "ud" is not a lone surrogate.
     expect(canonicalize({ s: '\\ud800' })).toBe('{"s":"\\\\ud800"}');
@@ -227,9 +234,11 @@ describe('the native route and the reference writer', () => {
       ),
     ];
     for (const value of values) expect(canonicalize(value)).toBe(writeCanonical(value));
-    expect(() => canonicalize(pad({ s: '\ud800' }))).toThrow(UnrepresentableError);
-    expect(() => canonicalize(Array.from({ length: 9 }, () => '\udc00'))).toThrow(
-      UnrepresentableError,
+    // Lone surrogates: both routes write the TypeScript SDK's \udxxx escape (issue 11).
+    for (const value of [pad({ s: '\ud800' }), Array.from({ length: 9 }, () => '\udc00')])
+      expect(canonicalize(value)).toBe(writeCanonical(value));
+    expect(canonicalize(Array.from({ length: 9 }, () => '\udc00'))).toBe(
+      `[${Array(9).fill('"\\udc00"').join(',')}]`,
     );
   });
 

@@ -30,7 +30,14 @@ describe('hash', () => {
     ]);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual(['canonical', 'args_hash', 'diagnostics', 'languages']);
+    // Issue 11 added `sdks` (each MCPulse SDK's own hash); `languages` is the hand-rolled view.
+    expect(Object.keys(report)).toEqual([
+      'canonical',
+      'args_hash',
+      'diagnostics',
+      'sdks',
+      'languages',
+    ]);
     expect(report.args_hash).toBe('52a4fe5fc814');
     expect(report.canonical).toBe(
       '{"filters":{"active":true,"region":"EMEA"},"limit":25,"query":"quarterly revenue"}',
@@ -52,16 +59,37 @@ describe('hash', () => {
     const { code, stdout } = await run(['hash', '--json'], '{"s": "\\ud800"}\n');
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as {
-      canonical: null;
+      canonical: string | null;
       args_hash: string;
       diagnostics: { code: string }[];
+      sdks: Record<
+        string,
+        { sdk: string; version: string; text: string | null; args_hash: string }
+      >;
       languages: Record<string, { text: string | null; args_hash: string }>;
     };
-    expect(report.canonical).toBeNull();
-    expect(report.args_hash).toBe('000000000000');
+    // Issue 11: the TypeScript SDK escapes a lone surrogate (it used to read "cannot hash").
+    expect(report.canonical).toBe('{"s":"\\ud800"}');
+    expect(report.args_hash).toBe('d06a70a1ca4d');
     expect(report.diagnostics.map((d) => d.code)).toEqual(['lone-surrogate']);
+    expect(report.sdks.ts).toMatchObject({ sdk: '@mcpulse/sdk', version: '0.1.6' });
+    expect(report.sdks.ts!.args_hash).toBe('d06a70a1ca4d');
+    expect(report.sdks.ruby).toMatchObject({ text: null, args_hash: '000000000000' });
     expect(report.languages.ruby).toEqual({ text: null, args_hash: '000000000000' });
     expect(report.languages.python!.text).toBe('{"s":"\\ud800"}');
+  });
+
+  it('hash \'{"s":"a\\ud800b"}\' --json: the TypeScript SDK\'s 8d0d9d697f74 for ts, each SDK\'s own for the rest', async () => {
+    const { code, stdout } = await run(['hash', '{"s":"a\\ud800b"}', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as {
+      sdks: Record<string, { text: string | null; args_hash: string }>;
+    };
+    expect(report.sdks.ts!.args_hash).toBe('8d0d9d697f74');
+    expect(report.sdks.go!.args_hash).toBe('831e2ffe20d5');
+    expect(report.sdks.java!.args_hash).toBe('ada24f3239dc');
+    for (const id of ['ruby', 'php', 'dotnet'])
+      expect(report.sdks[id]!.args_hash).toBe('000000000000');
   });
 
   it('says why a text is not JSON, and exits 1', async () => {

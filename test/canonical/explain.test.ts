@@ -65,9 +65,15 @@ describe('explainHash', () => {
       expect.arrayContaining(['ruby', 'ruby-sorted', 'dotnet']),
     );
     expect(e.summary).toMatch(/could not hash.*Ruby/);
+    // Issue 11: the TypeScript SDK hashes a lone surrogate (as \ud800); Ruby's parser cannot.
     const lone = explainHash('{"s":"\\ud800"}', '000000000000');
-    expect(lone.correct).toBe(true);
-    expect(lone.summary).toMatch(/RFC 8785 cannot hash this input either/);
+    expect(lone.correct).toBe(false);
+    expect(lone.matches.slice(0, 3).map((m) => m.id)).toEqual([
+      'sdk:dotnet',
+      'sdk:ruby',
+      'sdk:php',
+    ]);
+    expect(lone.summary).toMatch(/could not hash.*Ruby mcpulse 0\.1\.0.*JSON\.parse refuses/);
   });
 
   it('recognises the usual TypeScript mistakes: unsorted keys, and absent arguments', () => {

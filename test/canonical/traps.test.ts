@@ -29,7 +29,8 @@ const ROWS: Row[] = [
     '{"\\ufffd":1,"\\ud83d\\ude80":2}',
     ['key-order-code-point', 'escapes-non-ascii'],
   ],
-  ['python', '{"s":"\\ud800"}', '{"s":"\\ud800"}', ['lone-surrogate-escaped']],
+  // Issue 11: escaping a lone surrogate is what the TypeScript SDK does too, so not a trap.
+  ['python', '{"s":"\\ud800"}', '{"s":"\\ud800"}', []],
   ['python', '{"a":-0.0}', '{"a":-0.0}', ['negative-zero']],
   ['python-unicode', '{"s":"café"}', '{"s":"café"}', []],
   ['python-unicode', '{"s":"\\ud800"}', null, []],
@@ -167,7 +168,11 @@ describe('every trap of every language', () => {
 
   it('names every trap in the catalogue at least once', () => {
     const named = new Set(ROWS.flatMap((row) => row[3]));
-    expect([...Object.keys(TRAPS)].filter((t) => !named.has(t as TrapId))).toEqual([]);
+    // Only an SDK model (Kotlin's UTF-8 encoding) produces this one: test/canonical/sdk-vectors.
+    const sdkOnly = new Set<string>(['lone-surrogate-question-mark']);
+    expect(
+      [...Object.keys(TRAPS)].filter((t) => !named.has(t as TrapId) && !sdkOnly.has(t)),
+    ).toEqual([]);
   });
 
   it('covers every variant', () => {

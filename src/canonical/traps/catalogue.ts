@@ -13,8 +13,8 @@ export type TrapId =
   | 'hex-escapes-b-f'
   | 'uppercase-hex'
   | 'quote-as-hex'
-  | 'lone-surrogate-escaped'
   | 'lone-surrogate-replaced'
+  | 'lone-surrogate-question-mark'
   | 'integral-float-fraction'
   | 'number-format'
   | 'negative-zero'
@@ -48,9 +48,10 @@ export const TRAPS: Record<TrapId, string> = {
     'writes backspace and form feed as \\u0008 and \\u000c; RFC 8785 uses \\b and \\f',
   'uppercase-hex': 'writes \\u escapes with uppercase hex; RFC 8785 uses lowercase',
   'quote-as-hex': 'writes " as \\u0022; RFC 8785 uses \\"',
-  'lone-surrogate-escaped':
-    'writes a lone surrogate as a \\uXXXX escape; RFC 8785 cannot hash it at all',
-  'lone-surrogate-replaced': 'replaces a lone surrogate with U+FFFD while parsing',
+  'lone-surrogate-replaced':
+    'replaces a lone surrogate with U+FFFD while parsing; the TypeScript SDK keeps it as a \\udxxx escape',
+  'lone-surrogate-question-mark':
+    'encodes a lone surrogate to UTF-8 as ?; the TypeScript SDK keeps it as a \\udxxx escape',
   'integral-float-fraction': 'keeps .0 on an integral float (1.0); RFC 8785 writes 1',
   'number-format': 'lays out numbers differently (exponent form or plain/exponent threshold)',
   'negative-zero': 'keeps the sign of -0; RFC 8785 writes 0',

@@ -28,8 +28,12 @@ export interface Style {
   separators?: readonly [item: string, key: string];
   /** How `true` and `false` come out, when not as themselves. */
   booleans?: readonly [whenTrue: string, whenFalse: string];
-  /** PHP associative arrays: `{}` comes out as `[]`, and keys "0".."n-1" as a list. */
-  phpArrays?: boolean;
+  /**
+   * PHP associative arrays: `{}` comes out as `[]`, and keys "0".."n-1" as a list — judged after
+   * the keys are sorted (`true`: ksort, then json_encode) or as json_decode left them
+   * (`'as-decoded'`: array_is_list on the decoded array, as the MCPulse PHP SDK does).
+   */
+  phpArrays?: boolean | 'as-decoded';
 }
 
 /**
@@ -76,6 +80,10 @@ class Encoder {
       }
       case 'object':
         this.checkDepth(depth + 1);
+        if (this.style.phpArrays === 'as-decoded') {
+          const list = this.phpList(effectiveMembers(node.members), depth + 1);
+          if (list !== undefined) return list;
+        }
         return this.object(this.ordered(node.members), depth + 1);
     }
   }
@@ -97,19 +105,26 @@ class Encoder {
     );
   }
 
+  /** A PHP array that is a list, written as a JSON array; `undefined` when it is a map. */
+  private phpList(members: JsonMember[], depth: number): string | undefined {
+    if (members.length === 0) {
+      this.notes.hit('empty-object-as-array', '{} → []');
+      return '[]';
+    }
+    if (members.every(({ key }, i) => key.value === String(i))) {
+      this.notes.hit('object-as-list', '{"0":…,"1":…} → […,…]');
+      return this.write(
+        { kind: 'array', items: members.map((m) => m.value), start: 0, end: 0 },
+        depth - 1,
+      );
+    }
+    return undefined;
+  }
+
   private object(members: JsonMember[], depth: number): string {
-    if (this.style.phpArrays) {
-      if (members.length === 0) {
-        this.notes.hit('empty-object-as-array', '{} → []');
-        return '[]';
-      }
-      if (members.every(({ key }, i) => key.value === String(i))) {
-        this.notes.hit('object-as-list', '{"0":…,"1":…} → […,…]');
-        return this.write(
-          { kind: 'array', items: members.map((m) => m.value), start: 0, end: 0 },
-          depth - 1,
-        );
-      }
+    if (this.style.phpArrays === true) {
+      const list = this.phpList(members, depth);
+      if (list !== undefined) return list;
     }
     if (members.length > 0 && this.colon !== ':')
       this.notes.hit('spaces-after-separators', `: → ${JSON.stringify(this.colon)}`);

@@ -1,11 +1,14 @@
 /**
- * Runs the trap model on an input: what each language sends, and which encoder reproduces a
- * hash some SDK sent ("this is what Python's json.dumps with ensure_ascii=True gives").
+ * Runs both models on an input — the MCPulse SDKs as their code hashes, and the hand-rolled
+ * encoders ("if you hash it yourself") — and says which reproduces a hash a port sent ("this is
+ * what mcpulse-go sends", "this is what Python's json.dumps with ensure_ascii=True gives").
  */
 import { toValue, type JsonNode } from '../ast.js';
 import { canonicalize, UnrepresentableError } from '../canonicalize.js';
 import { hashText, memoizeHasher, sameHash, UNHASHABLE, type Hasher } from '../hash.js';
 import { parseJson } from '../parse.js';
+import { SDK_MODELS } from '../sdks/catalogue.js';
+import { renderSdk, type SdkRendering } from '../sdks/render.js';
 import { sha256Hex } from '../sha256.js';
 import { TRAPS, type TrapHit } from './catalogue.js';
 import { encodeAs } from './encode.js';
@@ -19,13 +22,20 @@ import {
   type Variant,
 } from './languages.js';
 
-/** What one encoder makes of one input. */
+/** What one encoder (or one MCPulse SDK) makes of one input. */
 export interface Rendering {
-  /** The variant id (`python`, `go-1.21`, …) or one of the TypeScript baselines (`ts`, …). */
+  /**
+   * The variant id (`python`, `go-1.21`, …), one of the TypeScript baselines (`ts`, …), or an
+   * MCPulse SDK as `sdk:<id>` (`sdk:go`).
+   */
   id: string;
   language: Language | 'ts';
   label: string;
-  evidence: Evidence | 'reference';
+  /**
+   * `reference`: the canonical form; `source`/`docs`: an MCPulse SDK modelled from its public
+   * code or, without one, its docs; otherwise how a hand-rolled encoder's model is known.
+   */
+  evidence: Evidence | 'reference' | 'source' | 'docs';
   /** The text it would hash, or `null` where it would fail (then `argsHash` is 000000000000). */
   text: string | null;
   argsHash: string;
@@ -94,7 +104,7 @@ function baselines(ast: JsonNode, hasher: Hasher): Rendering[] {
     {
       ...ts,
       id: 'ts',
-      label: 'RFC 8785 canonical form (the TypeScript SDK)',
+      label: 'RFC 8785 canonical form, as the TypeScript SDK (@mcpulse/sdk 0.1.6) writes it',
       text: canonical,
       argsHash: canonical === null ? UNHASHABLE : hashText(canonical, hasher),
       traps: [],
@@ -117,6 +127,21 @@ function baselines(ast: JsonNode, hasher: Hasher): Rendering[] {
       traps: [{ trap: 'null-as-absent', example: 'arguments dropped → {}' }],
     },
   ];
+}
+
+/** An SDK's rendering in the shape `explainHash` compares. */
+function asRendering(r: SdkRendering): Rendering {
+  const rendering: Rendering = {
+    id: `sdk:${r.id}`,
+    language: r.id,
+    label: `${r.label}${r.evidence === 'docs' ? ' (no public source)' : ''}`,
+    evidence: r.evidence,
+    text: r.text,
+    argsHash: r.argsHash,
+    traps: r.traps,
+  };
+  if (r.failure !== undefined) rendering.failure = r.failure;
+  return rendering;
 }
 
 /** Which encoders reproduce a hash, and the one-line answer to show. */
@@ -147,7 +172,11 @@ export function explainHash(
   hasher = memoizeHasher(hasher);
   const given = hash.trim().toLowerCase();
   const [canonical, ...others] = baselines(ast, hasher);
-  const renderings = [...VARIANTS.map((v) => render(v, ast, hasher)), ...others];
+  // The SDKs first: a hash a real server sent is far likelier to be an SDK's than a port's.
+  const sdks = SDK_MODELS.filter((m) => m.id !== 'ts').map((m) =>
+    asRendering(renderSdk(m, ast, hasher)),
+  );
+  const renderings = [...sdks, ...VARIANTS.map((v) => render(v, ast, hasher)), ...others];
   const correct = sameHash(canonical!.argsHash, given);
   // A variant that merely agrees with the canonical form explains nothing when the hash is wrong.
   const matches = renderings
@@ -163,14 +192,17 @@ export function explainHash(
 }
 
 /**
- * Where several encoders write the same bytes, name the likeliest first: a language's default
- * encoder, then measured alternatives, then documented ones, then the TypeScript mistakes.
- * (The sort is stable, so ties keep the languages' order.)
+ * Where several encoders write the same bytes, name the likeliest first: an MCPulse SDK read
+ * from its source, then one known from docs only, then a language's default encoder, then
+ * measured alternatives, then documented ones, then the TypeScript mistakes. (The sort is
+ * stable, so ties keep the languages' order.)
  */
 function likelihood(r: Rendering): number {
-  if (r.language === 'ts') return 3;
-  if (DEFAULT_VARIANTS[r.language].id === r.id) return 0;
-  return r.evidence === 'documented' ? 2 : 1;
+  if (r.evidence === 'source') return 0;
+  if (r.evidence === 'docs') return 1;
+  if (r.language === 'ts') return 5;
+  if (DEFAULT_VARIANTS[r.language].id === r.id) return 2;
+  return r.evidence === 'documented' ? 4 : 3;
 }
 
 function summarize(
@@ -180,9 +212,10 @@ function summarize(
   matches: Rendering[],
 ): string {
   if (correct && canonical.text === null) {
-    return `${hash}: RFC 8785 cannot hash this input either (${canonical.failure ?? 'unrepresentable'}), so this SDK agrees`;
+    return `${hash}: the TypeScript SDK cannot hash this input either (${canonical.failure ?? 'unrepresentable'}), so this SDK agrees`;
   }
-  if (correct) return `${hash} is the canonical hash: this SDK agrees with RFC 8785 on this input`;
+  if (correct)
+    return `${hash} is the canonical hash: this SDK agrees with the TypeScript SDK (RFC 8785) on this input`;
   if (hash === UNHASHABLE) {
     const failing = matches.filter((m) => m.failure).map((m) => `${m.label} (${m.failure})`);
     return failing.length > 0
@@ -194,5 +227,6 @@ function summarize(
     return `no modelled encoder gives ${hash}; the canonical hash is ${canonical.argsHash} (${canonical.text ?? 'unhashable'})`;
   }
   const why = best.traps.map((t) => `${TRAPS[t.trap]} (${t.example})`).join('; ');
-  return `this is what ${best.label} gives${why ? `: it ${why}` : ''}`;
+  const sends = best.id.startsWith('sdk:') ? 'sends' : 'gives';
+  return `this is what ${best.label} ${sends}${why ? `: it ${why}` : ''}`;
 }

@@ -20,10 +20,14 @@ export interface StringRules {
   /** Other characters written as `\uXXXX`, by the trap each belongs to. */
   extra?: (code: number) => TrapId | undefined;
   /**
-   * A lone surrogate is: written as a `\u` escape (`escape`), turned into U+FFFD while parsing
-   * (`replace`), or the end of the road, while parsing or while encoding to UTF-8 (`fail`).
+   * A lone surrogate is: written as a `\u` escape (`escape`, as the TypeScript SDK does),
+   * turned into U+FFFD while parsing (`replace`), turned into `?` when the text is encoded to
+   * UTF-8 (`question-mark`: Java's `String.getBytes(UTF_8)`), or the end of the road, while
+   * parsing or while encoding to UTF-8 (`fail`).
    */
-  loneSurrogate: 'escape' | 'replace' | 'fail';
+  loneSurrogate: 'escape' | 'replace' | 'question-mark' | 'fail';
+  /** Why a lone surrogate fails, in this runtime's terms (with `fail`). */
+  loneSurrogateFailure?: string;
 }
 
 const ALL_SHORT = '\b\t\n\f\r';
@@ -35,8 +39,8 @@ const SHORT_NAMES: Record<string, string> = {
   '\r': 'r',
 };
 
-/** RFC 8785 itself, as rules. */
-export const CANONICAL_RULES: StringRules = { short: ALL_SHORT, loneSurrogate: 'fail' };
+/** The canonical form itself (RFC 8785, lone surrogates as the TypeScript SDK writes them). */
+export const CANONICAL_RULES: StringRules = { short: ALL_SHORT, loneSurrogate: 'escape' };
 
 /** Whether a code unit is a surrogate; `isHigh` a leading one. */
 const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
@@ -91,9 +95,16 @@ export function decodeAs(value: string, rules: StringRules, notes: TrapNotes): s
       out += value.slice(i, ++i + 1);
     } else if (isSurrogate(c)) {
       if (rules.loneSurrogate === 'fail')
-        throw new EncodeFailure(`a lone surrogate (${hex(c)}) cannot be parsed or encoded`);
-      notes.hit('lone-surrogate-replaced', `${hex(c)} → \\ufffd`);
-      out += '\ufffd';
+        throw new EncodeFailure(
+          rules.loneSurrogateFailure ?? `a lone surrogate (${hex(c)}) cannot be parsed or encoded`,
+        );
+      if (rules.loneSurrogate === 'question-mark') {
+        notes.hit('lone-surrogate-question-mark', `${hex(c)} → ?`);
+        out += '?';
+      } else {
+        notes.hit('lone-surrogate-replaced', `${hex(c)} → \\ufffd`);
+        out += '\ufffd';
+      }
     } else out += value[i];
   }
   return out;
@@ -109,17 +120,21 @@ export function quoteAs(value: string, rules: StringRules, notes: TrapNotes): st
       const pair = isHigh(c) && isLow(value.charCodeAt(i + 1));
       const text = pair ? value.slice(i, i + 2) : value[i]!;
       if (pair) i++;
-      if (!pair && rules.loneSurrogate === 'fail')
-        throw new EncodeFailure(`a lone surrogate (${hex(c)}) cannot be encoded as UTF-8`);
-      if (!pair) notes.hit('lone-surrogate-escaped', `${hex(c)} (canonical: unhashable)`);
-      const escapeAs = pair ? rules.extra?.(0x10000) : 'lone-surrogate-escaped';
+      if (!pair && rules.loneSurrogate !== 'escape')
+        throw new EncodeFailure(
+          rules.loneSurrogateFailure ?? `a lone surrogate (${hex(c)}) cannot be encoded as UTF-8`,
+        );
+      // Escaped in lowercase, a lone surrogate is what the canonical form writes too: no trap.
+      if (!pair && rules.upperHex) notes.hit('uppercase-hex', `${hex(c)} → ${hex(c, true)}`);
+      // A lone surrogate here is escaped (the rule is `escape`); a pair only if `extra` says so.
+      const escapeAs: TrapId | 'lone' | undefined = pair ? rules.extra?.(0x10000) : 'lone';
       if (escapeAs === undefined) {
         out += text;
         continue;
       }
       const escaped =
         hex(c, rules.upperHex) + (pair ? hex(text.charCodeAt(1), rules.upperHex) : '');
-      if (pair) notes.hit(escapeAs, `${text} → ${escaped}`);
+      if (escapeAs !== 'lone') notes.hit(escapeAs, `${text} → ${escaped}`);
       out += escaped;
       continue;
     }

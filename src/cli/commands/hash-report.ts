@@ -4,31 +4,54 @@
  */
 import {
   LANGUAGES,
+  SDK_IDS,
   TRAPS,
   type Analysis,
   type Diagnostic,
   type Language,
   type Rendering,
+  type Sdk,
   type SdkEffect,
 } from '../../canonical/node.js';
 
 const EVIDENCE_NOTE: Record<Rendering['evidence'], string> = {
   measured: '',
   reference: '',
+  source: '',
+  docs: '  (no public source: modelled from docs)',
   numbers: '  (numbers measured; strings modelled on Jackson)',
   documented: '  (modelled from documentation)',
 };
+
+/** One SDK in the `--json` report. */
+export interface SdkReport {
+  /** The package and the version its model was read from. */
+  sdk: string;
+  version: string;
+  /** `source`: read from the SDK's public code; `docs`: no public source. */
+  evidence: 'source' | 'docs';
+  text: string | null;
+  args_hash: string;
+}
 
 /** The `--json` / `--jsonl` object for one input. */
 export interface HashReport {
   canonical: string | null;
   args_hash: string;
   diagnostics: Diagnostic[];
+  /** What each MCPulse SDK sends, as its published code hashes (`ts` first). */
+  sdks: Record<Sdk, SdkReport>;
+  /** If you hash it yourself: each language's usual encoder (the trap model). */
   languages: Record<Language, { text: string | null; args_hash: string }>;
 }
 
 /** The machine-readable report: exactly the keys the CLI contract names. */
 export function toReport(analysis: Analysis): HashReport {
+  const sdks = {} as HashReport['sdks'];
+  for (const id of SDK_IDS) {
+    const { name, version, evidence, text, argsHash } = analysis.sdks[id];
+    sdks[id] = { sdk: name, version, evidence, text, args_hash: argsHash };
+  }
   const languages = {} as HashReport['languages'];
   for (const language of LANGUAGES) {
     const { text, argsHash } = analysis.languages[language];
@@ -38,6 +61,7 @@ export function toReport(analysis: Analysis): HashReport {
     canonical: analysis.canonical,
     args_hash: analysis.argsHash,
     diagnostics: analysis.diagnostics,
+    sdks,
     languages,
   };
 }
@@ -65,7 +89,25 @@ export function formatReport(analysis: Analysis): string {
     }
   }
 
-  lines.push('', 'languages (default encoder of each):');
+  lines.push('', 'SDKs (what each MCPulse SDK sends, from its published code):');
+  for (const id of SDK_IDS) {
+    const r = analysis.sdks[id];
+    const verdict =
+      r.text === null
+        ? `cannot hash: ${r.failure ?? 'fails'}`
+        : r.text === analysis.canonical
+          ? 'same as canonical'
+          : 'differs';
+    lines.push(
+      `  ${id.padEnd(7)} ${r.argsHash}  ${verdict}  [${r.name} ${r.version}]${EVIDENCE_NOTE[r.evidence]}`,
+    );
+    if (r.text !== null && r.text !== analysis.canonical) {
+      lines.push(`          ${r.text}`);
+      for (const hit of r.traps) lines.push(`          - ${TRAPS[hit.trap]}: ${hit.example}`);
+    }
+  }
+
+  lines.push('', 'if you hash it yourself (the default JSON encoder of each language):');
   for (const language of LANGUAGES) {
     const r = analysis.languages[language];
     const verdict =

@@ -1,0 +1,70 @@
+/**
+ * What each MCPulse SDK sends for one input: its model (`./catalogue.js`) run on the parsed
+ * text, with the ways its bytes part from the TypeScript SDK's noted trap by trap.
+ */
+import type { JsonNode } from '../ast.js';
+import type { Sdk } from '../diagnostics.js';
+import { hashText, UNHASHABLE, type Hasher } from '../hash.js';
+import { sha256Hex } from '../sha256.js';
+import type { TrapHit } from '../traps/catalogue.js';
+import { encodeAs } from '../traps/encode.js';
+import { EncodeFailure, TrapNotes } from '../traps/notes.js';
+import { SDK_MODELS, type SdkModel } from './catalogue.js';
+
+/** What one SDK sends for one input. */
+export interface SdkRendering {
+  id: Sdk;
+  name: string;
+  version: string;
+  evidence: SdkModel['evidence'];
+  label: string;
+  /** The text it hashes, or `null` where it cannot hash (then `argsHash` is 000000000000). */
+  text: string | null;
+  argsHash: string;
+  /** How its text differs from the TypeScript SDK's, trap by trap. */
+  traps: TrapHit[];
+  /** Why it cannot hash, when `text` is null. */
+  failure?: string;
+}
+
+/** What `model`'s SDK sends for `ast`. */
+export function renderSdk(
+  model: SdkModel,
+  ast: JsonNode,
+  hasher: Hasher = sha256Hex,
+): SdkRendering {
+  const notes = new TrapNotes();
+  let text: string | null;
+  let failure: string | undefined;
+  if (ast.kind === 'literal' && ast.value === null) {
+    if (model.nullArguments === 'absent') notes.hit('null-as-absent', 'null → {}');
+    text = model.nullArguments === 'null' ? 'null' : '{}';
+  } else {
+    try {
+      text = encodeAs(model.style, ast, notes);
+    } catch (error) {
+      if (!(error instanceof EncodeFailure)) throw error;
+      text = null;
+      failure = error.message;
+    }
+  }
+  const rendering: SdkRendering = {
+    id: model.id,
+    name: model.name,
+    version: model.version,
+    evidence: model.evidence,
+    label: model.label,
+    text,
+    argsHash: text === null ? UNHASHABLE : hashText(text, hasher),
+    traps: notes.list(),
+  };
+  if (failure !== undefined) rendering.failure = failure;
+  return rendering;
+}
+
+/** Every SDK on `ast`, in `SDK_MODELS` order (TypeScript first). */
+export function renderSdks(ast: JsonNode, hasher: Hasher = sha256Hex): Record<Sdk, SdkRendering> {
+  const out = {} as Record<Sdk, SdkRendering>;
+  for (const model of SDK_MODELS) out[model.id] = renderSdk(model, ast, hasher);
+  return out;
+}
