@@ -7,6 +7,7 @@
 import { API_ROUTES, type ApiName } from '../shared/api-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { agreementRoutes } from './agreement-routes.js';
+import { connectionRoutes } from './connection-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
@@ -18,6 +19,7 @@ const routes = {
   ...metricsRoutes,
   ...adminRoutes,
   ...exportRoutes,
+  ...connectionRoutes,
 };
 type Routes = typeof routes;
 
@@ -70,4 +72,6 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   setRetention: 'applied',
   clear: 'applied',
   export: 'derived',
+  connection: 'applied',
+  sessionEnding: 'applied',
 };

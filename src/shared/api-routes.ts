@@ -31,6 +31,8 @@ export const API_ROUTES = {
   setRetention: 'PUT /api/settings/retention',
   clear: 'POST /api/admin/clear',
   export: 'GET /api/export',
+  connection: 'GET /api/connection',
+  sessionEnding: 'GET /api/sessions/:id/ending',
 } as const;
 
 /** The name of one API operation. */
