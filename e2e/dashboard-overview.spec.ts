@@ -80,7 +80,8 @@ test('before the first payload every page points to Setup, which shows the real 
       'Swift',
     ]) {
       await page.getByRole('tab', { name: lang }).click();
-      await expect(page.getByRole('tabpanel')).toContainText(`MCPULSE_ENDPOINT`);
+      // Issue 11: no SDK reads MCPULSE_ENDPOINT; each tab sets its own endpoint option.
+      await expect(page.getByRole('tabpanel')).not.toContainText('export MCPULSE_ENDPOINT');
       await expect(page.getByRole('tabpanel')).toContainText(server.url);
     }
     await expect(page.getByTestId('listener')).toContainText(String(new URL(server.url).port));

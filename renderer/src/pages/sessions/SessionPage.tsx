@@ -16,6 +16,7 @@ import { Timeline } from '../../components/timeline/Timeline';
 import { useListNav } from '../../hooks/useHotkeys';
 import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
 import { ChainList } from './ChainList';
+import { LostBatchNotice } from './LostBatchNotice';
 import { SessionCallsTable } from './SessionCallsTable';
 import { sessionTitle } from './session-title';
 import { SdkLine, SessionAgreements } from './SessionSdk';
@@ -96,6 +97,7 @@ export function SessionPage() {
       </div>
       {res.error && <StaleBanner message={res.error} />}
       <ProxiedNote sdk={session.sdk} />
+      <LostBatchNotice sessionId={session.id} />
 
       <div className="facts-strip" data-testid="session-facts">
         <Fact

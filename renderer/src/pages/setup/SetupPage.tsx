@@ -1,6 +1,8 @@
 /**
- * Setup: the URL to give an SDK (from /api/status, so it is the real port), per-language
- * instructions with copy buttons, a curl check, and the listener's state.
+ * Setup: the URL to give an SDK (from /api/status, so it is the real port), whether a payload has
+ * arrived ("connected: <client>, <session>, N calls", or what to check while waiting), each SDK's
+ * real options with copy buttons (sdk-snippets.ts, the text README and docs/setup.md carry too),
+ * a curl check, and the listener's state.
  */
 import { useState } from 'react';
 import { useAppData } from '../../app/status';
@@ -10,16 +12,17 @@ import { ErrorState, Loading } from '../../components/States';
 import { fmtDateTime, fmtInt } from '../../lib/format';
 import { Ticks } from '../../lib/ticks';
 import { ProxySetup } from './ProxySetup';
-import { curlSample, SDK_GUIDES } from './sdk-snippets';
+import { ConnectionStatus } from './ConnectionStatus';
+import { curlSample, SDK_SETUPS, setupCode } from './sdk-snippets';
 import './setup.css';
 
 export function SetupPage() {
   const { status, statusError, hasData } = useAppData();
-  const [lang, setLang] = useState(SDK_GUIDES[0]!.id);
+  const [lang, setLang] = useState(SDK_SETUPS[0]!.id);
   if (statusError && !status) return <ErrorState message={statusError} />;
   if (!status) return <Loading rows={6} />;
   const endpoint = status.endpoint;
-  const guide = SDK_GUIDES.find((g) => g.id === lang) ?? SDK_GUIDES[0]!;
+  const guide = SDK_SETUPS.find((g) => g.id === lang) ?? SDK_SETUPS[0]!;
 
   return (
     <div className="setup">
@@ -44,10 +47,14 @@ export function SetupPage() {
         </span>
       </div>
 
+      <Panel title="Connection" className="setup-connection">
+        <ConnectionStatus />
+      </Panel>
+
       <div className="grid setup-grid">
         <Panel title="Connect your MCP server" flush>
           <div className="tabs" role="tablist" aria-label="SDK language">
-            {SDK_GUIDES.map((g) => (
+            {SDK_SETUPS.map((g) => (
               <button
                 key={g.id}
                 role="tab"
@@ -61,10 +68,37 @@ export function SetupPage() {
           </div>
           <div className="guide" role="tabpanel" aria-label={guide.label}>
             <Snippet
-              title="Environment of the process that runs your MCP server"
-              text={guide.env(endpoint)}
+              title={`${guide.packageName} ${guide.version}: set the endpoint and the key`}
+              text={setupCode(guide, endpoint)}
             />
-            {guide.code && <Snippet title="Or in code" text={guide.code(endpoint)} />}
+            <dl className="facts setup-facts">
+              <dt>Install</dt>
+              <dd>
+                <code>{guide.install}</code>
+              </dd>
+              <dt>Endpoint option</dt>
+              <dd>
+                <code>{guide.endpointOption}</code>
+              </dd>
+              <dt>Environment</dt>
+              <dd>{guide.envRead}</dd>
+              <dt>Flushes</dt>
+              <dd>
+                <span>
+                  <Ticks text={guide.flush} />
+                </span>
+              </dd>
+              <dt>Source</dt>
+              <dd>
+                {guide.source ? (
+                  <code>
+                    {guide.source.repo}/{guide.source.path}
+                  </code>
+                ) : (
+                  'not public'
+                )}
+              </dd>
+            </dl>
             <ul className="notes">
               {guide.notes.map((n) => (
                 <li key={n}>
@@ -73,9 +107,9 @@ export function SetupPage() {
               ))}
             </ul>
             <p className="muted small">
-              SDKs strip a trailing slash and post to <code>{endpoint}/v1/ingest</code> every 5 s or
-              30 payloads. The key is never stored: only its SHA-256 and first 12 characters, which
-              name the project here. Use a different key per server to see them apart.
+              SDKs strip a trailing slash and post to <code>{endpoint}/v1/ingest</code>. The key is
+              never stored: only its SHA-256, and its first 12 characters as a label. Use a
+              different key per server to see them apart.
             </p>
           </div>
         </Panel>
@@ -119,9 +153,9 @@ export function SetupPage() {
           <Panel title="Docker and other machines">
             <p className="muted small">
               The listener only accepts loopback connections. A server in a container needs{' '}
-              <code>mcpulse-devtools serve --host 0.0.0.0</code> and{' '}
-              <code>MCPULSE_ENDPOINT=http://host.docker.internal:{status.port}</code>. Change the
-              port with <code>--port</code> or <code>MCPULSE_DEVTOOLS_PORT</code>.
+              <code>mcpulse-devtools serve --host 0.0.0.0</code> and the SDK&apos;s endpoint option
+              set to <code>http://host.docker.internal:{status.port}</code>. Change the port with{' '}
+              <code>--port</code> or <code>MCPULSE_DEVTOOLS_PORT</code>.
             </p>
           </Panel>
         </div>

@@ -1,109 +1,291 @@
 /**
- * How each SDK is pointed here. Every MCPulse SDK reads its endpoint from an `endpoint` option,
- * conventionally fed from `MCPULSE_ENDPOINT` (wire-format §1), so the environment is the one
- * instruction that works everywhere; the notes say what differs per language.
+ * How each MCPulse SDK is pointed here: the one source of truth for the Setup page, README's
+ * "Point your SDK here" and docs/setup.md (test/docs/setup-docs.test.ts fails when they part).
+ *
+ * Facts only, each read from the SDK's public source (repository and file named): the option
+ * that sets the endpoint, the option that sets the key, and which environment variables the
+ * SDK reads. None of the public SDKs reads one — not `MCPULSE_ENDPOINT`, not `MCPULSE_KEY` —
+ * so the code below reads the variables itself and passes both options explicitly. Python,
+ * Rust and Swift have no public source: their snippets are the product's published ones and
+ * say that the endpoint option's name could not be checked.
+ *
+ * Plain TypeScript (no React), so the docs test and the docs writer can import it.
  */
-export interface SdkGuide {
+
+/** Where one SDK's setup facts come from. */
+export interface SetupSource {
+  repo: string;
+  /** The file that defines the options. */
+  path: string;
+}
+
+/** One SDK's setup. */
+export interface SdkSetup {
   id: string;
   label: string;
-  /** Lines for the shell the author starts their MCP server from. */
-  env: (endpoint: string) => string;
-  /** Code that passes the endpoint explicitly, where the option is documented. */
-  code?: (endpoint: string) => string;
+  /** The package as installed, and the version the facts were read from. */
+  packageName: string;
+  version: string;
+  install: string;
+  /** `null` when the SDK's source is not public. */
+  source: SetupSource | null;
+  /** The option that sets the endpoint, exactly as the SDK names it (unverified without source). */
+  endpointOption: string;
+  keyOption: string;
+  /** Which environment variables the SDK itself reads. */
+  envRead: string;
+  /** The code that sets endpoint and key; `{endpoint}` is replaced by the real URL. */
+  code: string;
+  /** The code's language, for highlighting in markdown. */
+  lang: string;
+  /** When this SDK posts, which is what "waiting" depends on. */
+  flush: string;
   notes: string[];
 }
 
-const posixEnv = (endpoint: string): string =>
-  `export MCPULSE_ENDPOINT=${endpoint}\nexport MCPULSE_KEY=mp_live_local   # any non-empty key; one key = one project here`;
+const NO_ENV = 'none — the SDK reads no environment variable; pass both options yourself';
+const TIMER_FLUSH = 'every 5 s or at 30 payloads, and a final flush on exit';
 
-const STARTUP_NOTE =
-  'Tool lists (schema sizes, never-used tools) arrive in a `startup` payload; this SDK sends it when your code asks it to — call its startup/report function after registering tools.';
-
-export const SDK_GUIDES: SdkGuide[] = [
+/** Every SDK the Setup page lists, in its tab order. */
+export const SDK_SETUPS: readonly SdkSetup[] = [
   {
     id: 'typescript',
     label: 'TypeScript',
-    env: posixEnv,
+    packageName: '@mcpulse/sdk',
+    version: '0.1.6',
+    install: 'npm install @mcpulse/sdk',
+    source: { repo: 'getmcpulse/mcpulse-sdk', path: 'src/options.ts' },
+    endpointOption: 'endpoint',
+    keyOption: 'key',
+    envRead: NO_ENV,
+    lang: 'ts',
+    code: `import { watch } from "@mcpulse/sdk";
+
+watch(server, {
+  key: process.env.MCPULSE_KEY ?? "",
+  endpoint: "{endpoint}",
+});`,
+    flush: TIMER_FLUSH,
     notes: [
-      'Sends a startup on every `initialize`, so two clients in one process show two startups in one session.',
-      'Only TypeScript and Go report `bad_args` (validation failures before your handler runs).',
-      'Hashes JSON `null` arguments as `null` (74234e98afe7); the other SDKs treat them as absent.',
+      'The `endpoint` option is in `WatchOptions` even though the newest README no longer lists it.',
+      'Sends a startup on every `initialize`; hashes `null` arguments as `null` (the other SDKs as `{}`).',
     ],
   },
   {
     id: 'python',
     label: 'Python',
-    env: posixEnv,
-    code: (endpoint) =>
-      `import os\nfrom mcpulse import watch\n\nwatch(mcp, key=os.environ["MCPULSE_KEY"], endpoint="${endpoint}")`,
+    packageName: 'mcpulse-sdk',
+    version: 'not public',
+    install: 'pip install mcpulse-sdk',
+    source: null,
+    endpointOption: 'endpoint (unverified)',
+    keyOption: 'key',
+    envRead: 'unknown — no public source',
+    lang: 'python',
+    code: `import os
+from mcpulse import watch
+
+watch(mcp, key=os.environ.get("MCPULSE_KEY", ""), endpoint="{endpoint}")`,
+    flush: 'unknown — no public source (the other SDKs: every 5 s or at 30 payloads)',
     notes: [
-      STARTUP_NOTE,
-      'Hash trap: `json.dumps` escapes non-ASCII and writes `1.0` — check the Playground.',
+      'No public source: the published snippet shows only `key`. `endpoint` is the name every public SDK uses; if nothing arrives, check the package’s own docs for it.',
     ],
   },
   {
     id: 'go',
     label: 'Go',
-    env: posixEnv,
+    packageName: 'github.com/getmcpulse/mcpulse-go',
+    version: '44699b5 (untagged)',
+    install: 'go get github.com/getmcpulse/mcpulse-go',
+    source: { repo: 'getmcpulse/mcpulse-go', path: 'options.go' },
+    endpointOption: 'Endpoint',
+    keyOption: 'Key',
+    envRead: NO_ENV,
+    lang: 'go',
+    code: `mcpulse.Watch(server, mcpulse.Options{
+    Key:      os.Getenv("MCPULSE_KEY"),
+    Endpoint: "{endpoint}",
+})
+defer mcpulse.FlushAll()`,
+    flush:
+      'every 5 s or at 30 payloads; on exit only through `FlushAll`, which SIGINT/SIGTERM call for you and which can return before the last batch is posted',
     notes: [
-      'Sends its startup on the first `tools/list`.',
-      'Omits zero fields (`is_empty`, `duration_ms`, `response_bytes`); the devtools accept that.',
-      'Hash trap: `encoding/json` HTML-escapes `<>&` unless told not to.',
+      '`defer mcpulse.FlushAll()` can return before the last batch is posted: it waits on a lock the sender goroutine has not taken yet. A server that exits within 5 s of its last call loses that batch — keep it running one flush interval (5 s) after the last call.',
+      'Sends its startup on the first `tools/list`; omits zero fields (`is_empty`, `duration_ms`, `response_bytes`), which are accepted.',
     ],
   },
   {
     id: 'java',
     label: 'Java / Kotlin',
-    env: posixEnv,
+    packageName: 'com.getmcpulse:mcpulse-kotlin',
+    version: '0.1.0',
+    install: 'implementation("com.getmcpulse:mcpulse-kotlin:0.1.0")',
+    source: { repo: 'getmcpulse/mcpulse-kotlin', path: 'src/main/kotlin/com/mcpulse/MCPulse.kt' },
+    endpointOption: 'endpoint',
+    keyOption: 'key',
+    envRead: NO_ENV,
+    lang: 'kotlin',
+    code: `import com.mcpulse.MCPulse
+import com.mcpulse.Options
+
+MCPulse.configure(Options(key = System.getenv("MCPULSE_KEY") ?: "", endpoint = "{endpoint}"))
+
+// From Java (Options has no @JvmOverloads, so pass all four):
+// MCPulse.configure(new Options(System.getenv("MCPULSE_KEY"), "{endpoint}", true, false));`,
+    flush: TIMER_FLUSH,
     notes: [
-      STARTUP_NOTE,
-      'Timestamps carry up to 9 fraction digits; accepted as sent.',
-      'Hash trap: doubles written as `1.0`.',
+      'The source’s package is `com.mcpulse` (its README imports `com.getmcpulse`).',
+      'Wraps the handler: `MCPulse.record(name, arguments, clientName) { … }` around each tool call; report tools with `MCPulse.recordStartup(…)`.',
     ],
   },
   {
     id: 'dotnet',
     label: '.NET',
-    env: (endpoint) =>
-      `# PowerShell\n$env:MCPULSE_ENDPOINT = "${endpoint}"\n$env:MCPULSE_KEY = "mp_live_local"\n\n# bash\n${posixEnv(endpoint)}`,
+    packageName: 'MCPulse',
+    version: '0.1.0',
+    install: 'dotnet add package MCPulse',
+    source: { repo: 'getmcpulse/mcpulse-dotnet', path: 'src/MCPulse/Options.cs' },
+    endpointOption: 'Endpoint',
+    keyOption: 'Key',
+    envRead: NO_ENV,
+    lang: 'csharp',
+    code: `McPulse.Configure(new McPulseOptions
+{
+    Key = Environment.GetEnvironmentVariable("MCPULSE_KEY") ?? "",
+    Endpoint = "{endpoint}",
+});`,
+    flush: TIMER_FLUSH,
     notes: [
-      STARTUP_NOTE,
-      'Sends `content-type: application/json; charset=utf-8` and 7-digit `+00:00` timestamps; both accepted.',
-      'Hash trap: `System.Text.Json` escapes `<>&` and writes `1E+21`.',
+      'Wraps the handler: `McPulse.RecordAsync(toolName, arguments, clientName, invoke)`; report tools with `McPulse.RecordStartup(…)`.',
     ],
   },
   {
     id: 'rust',
     label: 'Rust',
-    env: posixEnv,
+    packageName: 'mcpulse',
+    version: 'not public',
+    install: 'cargo add mcpulse',
+    source: null,
+    endpointOption: 'unknown',
+    keyOption: 'Options::new(key)',
+    envRead: 'unknown — no public source',
+    lang: 'rust',
+    code: `use mcpulse::{McPulse, Options};
+
+// No public source: the published snippet sets only the key; how to set the
+// endpoint ({endpoint}) is not documented publicly.
+let mcpulse = McPulse::new(Options::new(&std::env::var("MCPULSE_KEY").unwrap_or_default()));`,
+    flush: 'unknown — no public source',
     notes: [
-      STARTUP_NOTE,
-      'Hash trap: `serde_json` writes `1e21` in full and sorts keys by UTF-8 bytes.',
+      'No public source: the endpoint option could not be checked. Until it is known, this SDK sends to the hosted API.',
     ],
   },
   {
     id: 'ruby',
     label: 'Ruby',
-    env: posixEnv,
-    notes: [STARTUP_NOTE, 'Hash trap: `JSON.generate` keeps insertion order and writes `1.0`.'],
+    packageName: 'mcpulse',
+    version: '0.1.0',
+    install: 'bundle add mcpulse',
+    source: { repo: 'getmcpulse/mcpulse-ruby', path: 'lib/mcpulse/options.rb' },
+    endpointOption: 'endpoint:',
+    keyOption: 'key:',
+    envRead: NO_ENV,
+    lang: 'ruby',
+    code: `require "mcpulse"
+
+MCPulse.configure(key: ENV.fetch("MCPULSE_KEY", ""), endpoint: "{endpoint}")`,
+    flush: 'every 5 s or at 30 payloads, and at exit (an `at_exit` hook)',
+    notes: [
+      'Wraps the handler: `MCPulse.record(name, arguments, client_name: …) { … }`; report tools with `MCPulse.record_startup(…)`.',
+    ],
   },
   {
     id: 'php',
     label: 'PHP',
-    env: posixEnv,
+    packageName: 'mcpulse/mcpulse',
+    version: '0.1.6',
+    install: 'composer require mcpulse/mcpulse',
+    source: { repo: 'getmcpulse/mcpulse-php', path: 'src/Options.php' },
+    endpointOption: 'endpoint (second constructor argument)',
+    keyOption: 'key (first)',
+    envRead: NO_ENV,
+    lang: 'php',
+    code: `use MCPulse\\MCPulse;
+use MCPulse\\Options;
+
+MCPulse::configure(new Options(getenv('MCPULSE_KEY') ?: '', '{endpoint}'));`,
+    flush:
+      'at 30 payloads and at shutdown only — PHP has no timer; a long-lived (stdio) server must call `MCPulse::flushAll()` itself',
     notes: [
-      STARTUP_NOTE,
-      'Newer versions add fields (`sdk`, `transport`, `schema_hash`) and an `agreement` payload; extra fields are kept, unknown payload types show in the Ingest log.',
-      'Hash trap: `json_encode` escapes `/` and all non-ASCII unless flagged.',
+      'Hashes what your MCP library decoded: with `json_decode(…, true)`, `{}` arrives as `[]` and hashes as `[]`. Use `Hashing::argsHashRaw` on the raw bytes where you have them.',
     ],
   },
   {
     id: 'swift',
     label: 'Swift',
-    env: posixEnv,
-    notes: [STARTUP_NOTE, 'Hash trap: `JSONSerialization` may write `true` as `1`.'],
+    packageName: 'mcpulse-swift',
+    version: 'not public',
+    install: '.package(url: "https://github.com/getmcpulse/mcpulse-swift.git", from: "0.1.0")',
+    source: null,
+    endpointOption: 'unknown',
+    keyOption: 'Options(key:)',
+    envRead: 'unknown — no public source',
+    lang: 'swift',
+    code: `import MCPulse
+
+// No public source: the published snippet sets only the key; how to set the
+// endpoint ({endpoint}) is not documented publicly.
+let mcpulse = MCPulse(options: Options(key: ProcessInfo.processInfo.environment["MCPULSE_KEY"] ?? ""))`,
+    flush: 'unknown — no public source',
+    notes: [
+      'No public source: the endpoint option could not be checked. Until it is known, this SDK sends to the hosted API.',
+    ],
   },
 ];
+
+/** One SDK's code with the real endpoint in it. */
+export function setupCode(setup: SdkSetup, endpoint: string): string {
+  return setup.code.replaceAll('{endpoint}', endpoint);
+}
+
+/** What to check while nothing has arrived, in order of how often it is the cause. */
+export const WAITING_CHECKS: readonly string[] = [
+  'The endpoint is set in code, through the SDK’s own option: no SDK reads `MCPULSE_ENDPOINT`, so without the option every SDK sends to the hosted API and nothing arrives here.',
+  'The key is non-empty: an empty key turns every SDK off, silently. Any non-empty key works here.',
+  'Give it one flush: SDKs post every 5 s or at 30 payloads (PHP only at 30 or at shutdown).',
+  'Go: `defer mcpulse.FlushAll()` can return before the last batch is posted — a server that exits within 5 s of its last call loses it.',
+  'Refused requests (a wrong path, a malformed batch) are on the Ingest log page, with the reason.',
+];
+
+const LOCAL_ENDPOINT = 'http://localhost:7857';
+
+/** The markdown README ("Point your SDK here") and docs/setup.md carry, byte for byte. */
+export function setupMarkdown(endpoint = LOCAL_ENDPOINT): string {
+  const lines = [
+    `Locally any non-empty key works — one key is one project, so give each server its own. No MCPulse SDK reads \`MCPULSE_ENDPOINT\` or \`MCPULSE_KEY\` from the environment: set the endpoint (\`${endpoint}\`) with the SDK's own option, as below. The key is never stored: only its SHA-256, and its first 12 characters as a label.`,
+    '',
+    '| SDK | version read | endpoint option | key option | environment variables it reads |',
+    '| --- | --- | --- | --- | --- |',
+    ...SDK_SETUPS.map(
+      (s) =>
+        `| ${s.label} (\`${s.packageName}\`) | ${s.source ? `${s.version} ([${s.source.path}](https://github.com/${s.source.repo}/blob/main/${s.source.path}))` : `${s.version}`} | \`${s.endpointOption}\` | \`${s.keyOption}\` | ${s.envRead} |`,
+    ),
+  ];
+  for (const s of SDK_SETUPS) {
+    lines.push('', `### ${s.label}`, '', '```' + s.lang, setupCode(s, endpoint), '```', '');
+    lines.push(`Flushes: ${s.flush}.`);
+    for (const note of s.notes) lines.push(`- ${note}`);
+  }
+  lines.push('', '### Nothing arrives?', '');
+  for (const check of WAITING_CHECKS) lines.push(`- ${check}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The markers around the generated part of README.md and docs/setup.md. */
+export const SETUP_MARKERS = {
+  start: '<!-- setup:start (generated from renderer/src/pages/setup/sdk-snippets.ts) -->',
+  end: '<!-- setup:end -->',
+} as const;
 
 /** A request anyone can paste to check the listener without an SDK. */
 export function curlSample(endpoint: string): string {

@@ -1,0 +1,75 @@
+/**
+ * README.md ("Point your SDK here"), docs/setup.md and the Setup page say the same thing: the
+ * generated part of both files is exactly what renderer/src/pages/setup/sdk-snippets.ts renders
+ * (`npx tsx scripts/write-setup-docs.ts` rewrites it). Also holds the snippets to the facts
+ * issue 11 found: no SDK reads MCPULSE_ENDPOINT, and each snippet names its real option.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  SDK_SETUPS,
+  SETUP_MARKERS,
+  setupCode,
+  setupMarkdown,
+} from '../../renderer/src/pages/setup/sdk-snippets.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const generatedPart = (file: string): string => {
+  const text = readFileSync(join(root, file), 'utf8');
+  const start = text.indexOf(SETUP_MARKERS.start);
+  const end = text.indexOf(SETUP_MARKERS.end);
+  expect(start, `${file} has the setup start marker`).toBeGreaterThan(-1);
+  expect(end, `${file} has the setup end marker`).toBeGreaterThan(start);
+  return text.slice(start + SETUP_MARKERS.start.length + 1, end);
+};
+
+describe('README.md and docs/setup.md agree with the Setup page', () => {
+  it.each(['README.md', 'docs/setup.md'])('%s carries the snippets byte for byte', (file) => {
+    expect(generatedPart(file)).toBe(setupMarkdown());
+  });
+
+  it('README no longer tells anyone to export MCPULSE_ENDPOINT for the SDK to read', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/export MCPULSE_ENDPOINT/);
+    expect(readme).toMatch(/No MCPulse SDK reads `MCPULSE_ENDPOINT`/);
+  });
+});
+
+describe('the snippets', () => {
+  it('cover the nine SDKs the Setup page lists', () => {
+    expect(SDK_SETUPS.map((s) => s.label)).toEqual([
+      'TypeScript',
+      'Python',
+      'Go',
+      'Java / Kotlin',
+      '.NET',
+      'Rust',
+      'Ruby',
+      'PHP',
+      'Swift',
+    ]);
+  });
+
+  it('set the endpoint through the option each SDK’s source defines, and never rely on MCPULSE_ENDPOINT', () => {
+    const endpoint = 'http://127.0.0.1:9999';
+    const expected: Record<string, RegExp> = {
+      typescript: /endpoint: "http:\/\/127\.0\.0\.1:9999"/,
+      go: /Endpoint: "http:\/\/127\.0\.0\.1:9999"/,
+      java: /endpoint = "http:\/\/127\.0\.0\.1:9999"/,
+      dotnet: /Endpoint = "http:\/\/127\.0\.0\.1:9999"/,
+      ruby: /endpoint: "http:\/\/127\.0\.0\.1:9999"/,
+      php: /new Options\(getenv\('MCPULSE_KEY'\) \?: '', 'http:\/\/127\.0\.0\.1:9999'\)/,
+      python: /endpoint="http:\/\/127\.0\.0\.1:9999"/,
+    };
+    for (const setup of SDK_SETUPS) {
+      const code = setupCode(setup, endpoint);
+      expect(code, setup.id).toContain(endpoint);
+      expect(code, setup.id).not.toContain('MCPULSE_ENDPOINT');
+      if (expected[setup.id]) expect(code, setup.id).toMatch(expected[setup.id]!);
+      // A source named for every SDK that has one; the three without say so.
+      if (setup.source === null) expect(setup.envRead).toMatch(/no public source/);
+      else expect(setup.envRead).toMatch(/^none/);
+    }
+  });
+});
