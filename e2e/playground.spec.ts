@@ -49,6 +49,22 @@ test('typing updates the hash live, and a Python hash is diagnosed as Python', a
     0,
   );
 
+  // Issue 11: the SDKs come first, as their code hashes; the hand-rolled encoders after, labelled.
+  await input.fill('{"s": "a\\ud800b"}');
+  await expect(page.getByTestId('pg-hash')).toHaveText('8d0d9d697f74');
+  const sdks = page.getByTestId('sdks');
+  await expect(sdks.locator('[data-sdk="ts"]')).toContainText('8d0d9d697f74');
+  await expect(sdks.locator('[data-sdk="ts"]')).toContainText('@mcpulse/sdk 0.1.6');
+  await expect(sdks.locator('[data-sdk="go"]')).toContainText('831e2ffe20d5');
+  await expect(sdks.locator('[data-sdk="ruby"]')).toContainText('JSON.parse refuses');
+  await expect(page.getByTestId('languages')).toContainText('If you hash it yourself');
+  const sdksBox = (await sdks.boundingBox())!;
+  const handRolledBox = (await page.getByTestId('languages').boundingBox())!;
+  expect(sdksBox.y).toBeLessThan(handRolledBox.y);
+  await input.fill('{"filters": {}}');
+  await expect(sdks.locator('[data-sdk="php"]')).toContainText('{"filters":[]}');
+  await expect(page.getByTestId('diagnostics')).toContainText('php-array');
+
   // Not JSON: a clear message, not a crash.
   await input.fill("{'a': 1}");
   await expect(page.getByTestId('pg-error')).toContainText('double quotes');

@@ -1,5 +1,19 @@
-/** What SDKs or their parsers do differently with this input, with the SDKs each one affects. */
-import type { Diagnostic } from '../../../../src/canonical/index';
+/**
+ * What SDKs or their parsers do differently with this input, with the SDKs each one affects.
+ * Some diagnostics are about the SDKs' own code (lone surrogates, nesting, null arguments, PHP's
+ * arrays); for the rest every published SDK does what the TypeScript SDK does, and the effects
+ * listed are those of each language's usual encoder — labelled so, as the trap view below is.
+ */
+import type { Diagnostic, DiagnosticCode } from '../../../../src/canonical/index';
+
+/** Codes whose effects come from the SDK models (src/canonical/sdks), not the encoder traps. */
+const FROM_SDKS: ReadonlySet<DiagnosticCode> = new Set([
+  'lone-surrogate',
+  'nesting-depth',
+  'top-level-null',
+  'top-level-not-object',
+  'php-array',
+]);
 
 export function DiagnosticList({ diagnostics }: { diagnostics: Diagnostic[] }) {
   if (diagnostics.length === 0) {
@@ -27,6 +41,11 @@ export function DiagnosticList({ diagnostics }: { diagnostics: Diagnostic[] }) {
             {d.more ? <span className="faint">+{d.more} more</span> : null}
           </div>
           <div className="pg-diag-msg">{d.message}</div>
+          {d.affects.length > 0 && !FROM_SDKS.has(d.code) && (
+            <div className="pg-note faint" data-testid="if-you-hash-it-yourself">
+              Every published SDK does what the TypeScript SDK does here. If you hash it yourself:
+            </div>
+          )}
           {d.affects.length > 0 && (
             <ul className="pg-affects">
               {d.affects.map((a) => (

@@ -1,8 +1,13 @@
-/** Each language's default encoder on the input, side by side, differences highlighted. */
-import { TRAPS, type Analysis } from '../../../../src/canonical/index';
-import { DiffText } from './DiffText';
+/**
+ * What each side sends for the input, two views kept apart: first the MCPulse SDKs as their
+ * published code hashes (src/canonical/sdks — what a real server sends), then, labelled as such,
+ * each language's usual JSON encoder — the traps you meet only if you hash arguments yourself.
+ */
+import type { Analysis } from '../../../../src/canonical/index';
+import { RenderingCard } from './RenderingCard';
 
 const NAMES: Record<string, string> = {
+  ts: 'TypeScript',
   python: 'Python',
   go: 'Go',
   java: 'Java / Kotlin',
@@ -14,50 +19,66 @@ const NAMES: Record<string, string> = {
 };
 
 export function LanguageGrid({ analysis }: { analysis: Analysis }) {
-  const agree = Object.values(analysis.languages).filter(
-    (r) => r.argsHash === analysis.argsHash,
-  ).length;
+  const sdks = Object.values(analysis.sdks);
+  const sdkAgree = sdks.filter((r) => r.argsHash === analysis.argsHash).length;
+  const encoders = Object.entries(analysis.languages);
+  const encoderAgree = encoders.filter(([, r]) => r.argsHash === analysis.argsHash).length;
   return (
-    <div className="pg-langs" data-testid="languages">
-      <div className="pg-langs-head muted">
-        {agree} of {Object.keys(analysis.languages).length} default encoders agree with RFC 8785 on
-        this input
+    <>
+      <div className="pg-langs" data-testid="sdks">
+        <h3 className="pg-langs-title">MCPulse SDKs: what each sends</h3>
+        <div className="pg-langs-head muted">
+          {sdkAgree} of {sdks.length} SDKs send the TypeScript SDK&apos;s hash for this input — as
+          their published code computes it (version named; Python, Rust and Swift have no public
+          source and are modelled from the docs)
+        </div>
+        <div className="pg-lang-grid">
+          {sdks.map((r) => (
+            <RenderingCard
+              key={r.id}
+              name={NAMES[r.id] ?? r.id}
+              label={r.label}
+              note={
+                r.evidence === 'docs'
+                  ? 'no public source: modelled from docs'
+                  : `${r.name} ${r.version}`
+              }
+              text={r.text}
+              argsHash={r.argsHash}
+              failure={r.failure}
+              traps={r.traps}
+              canonical={analysis.canonical}
+              canonicalHash={analysis.argsHash}
+              dataAttr={{ 'data-sdk': r.id }}
+            />
+          ))}
+        </div>
       </div>
-      <div className="pg-lang-grid">
-        {Object.entries(analysis.languages).map(([lang, r]) => {
-          const same = r.argsHash === analysis.argsHash;
-          return (
-            <div key={lang} className={`pg-lang ${same ? 'same' : 'differs'}`} data-lang={lang}>
-              <div className="pg-lang-top">
-                <span className="pg-lang-name">{NAMES[lang] ?? lang}</span>
-                <span className={`badge ${same ? 'ok' : 'warn'}`}>
-                  {same ? 'same hash' : 'differs'}
-                </span>
-                <code className="pg-lang-hash" title="what this SDK would send as args_hash">
-                  {r.argsHash}
-                </code>
-              </div>
-              <div className="pg-lang-label" title={r.label}>
-                {r.label}
-              </div>
-              {r.text === null ? (
-                <div className="pg-fail">cannot encode: {r.failure}</div>
-              ) : (
-                <DiffText canonical={analysis.canonical} text={r.text} />
-              )}
-              {r.traps.length > 0 && (
-                <ul className="pg-traps">
-                  {r.traps.map((t) => (
-                    <li key={t.trap} title={TRAPS[t.trap]}>
-                      <code>{t.example}</code> — {TRAPS[t.trap]}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          );
-        })}
+      <div className="pg-langs pg-handrolled" data-testid="languages">
+        <h3 className="pg-langs-title">
+          If you hash it yourself: each language&apos;s usual encoder
+        </h3>
+        <div className="pg-langs-head muted">
+          Not what the SDKs do — what a port gets with the language&apos;s default JSON encoder.{' '}
+          {encoderAgree} of {encoders.length} agree with the canonical form on this input.
+        </div>
+        <div className="pg-lang-grid">
+          {encoders.map(([lang, r]) => (
+            <RenderingCard
+              key={lang}
+              name={NAMES[lang] ?? lang}
+              label={r.label}
+              text={r.text}
+              argsHash={r.argsHash}
+              failure={r.failure}
+              traps={r.traps}
+              canonical={analysis.canonical}
+              canonicalHash={analysis.argsHash}
+              dataAttr={{ 'data-lang': lang }}
+            />
+          ))}
+        </div>
       </div>
-    </div>
+    </>
   );
 }
