@@ -48,7 +48,9 @@ describe('fixtures/sdk-vectors.json: what each SDK\u2019s own tests pin', () => 
       const model = SDK_MODELS.find((m) => m.id === v.sdk)!;
       expect(model.source?.repo).toBe(v.source.repo);
     }
-    expect(new Set(vectors.map((v) => v.sdk))).toEqual(new Set(['ts', 'go', 'ruby', 'php']));
+    expect(new Set(vectors.map((v) => v.sdk))).toEqual(
+      new Set(['ts', 'go', 'ruby', 'php', 'dotnet', 'java']),
+    );
   });
 
   it.each(vectors.map((v) => [`${v.sdk}: ${v.name}`, v] as const))('%s', (_name, v) => {
