@@ -3,6 +3,7 @@
  * to /v1/ingest turns it to "connected: <client>, <session>, N calls" without a reload. A session
  * whose last batch looks lost is flagged on Setup and on the session's page.
  */
+import Database from 'better-sqlite3';
 import { expect, startDevtools, test } from './server.js';
 import { call, guardConsole, sessionId, shootBoth, startup } from './ui-helpers.js';
 
@@ -36,6 +37,56 @@ test('Setup waits for the first payload, then says connected: client, session, N
     // The live stream turns it, no reload.
     await expect(state).toHaveText(`connected: claude-code, ${session}, 2 calls`);
     await shootBoth(page, 'setup-connected');
+    console.check();
+  } finally {
+    await stop();
+  }
+});
+
+test('a session whose last batch looks lost is flagged on Setup and on its page', async ({
+  page,
+}) => {
+  const { server, stop } = await startDevtools();
+  try {
+    const console = guardConsole(page);
+    const full = sessionId(0xf011);
+    const toolsOnly = sessionId(0x70015);
+    const now = Date.now();
+    // A Go server's story: the tool list on one flush, then a full 30-payload batch, then exit.
+    const post = (batch: unknown[]) =>
+      fetch(`${server.url}/v1/ingest`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Bearer mp_live_e2e',
+          'user-agent': 'mcpulse-go',
+        },
+        body: JSON.stringify({ batch }),
+      });
+    expect((await post([startup(toolsOnly, [['search', 120]])])).status).toBe(202);
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      call({ session: full, tool: 'search', at: now - 5000 + i * 10 }),
+    );
+    expect((await post(calls)).status).toBe(202);
+    // Ten seconds of quiet, without waiting for them: the rows are moved into the past.
+    const db = new Database(server.dbPath);
+    try {
+      db.pragma('busy_timeout = 10000');
+      for (const table of ['calls', 'startups', 'batches'])
+        db.prepare(`UPDATE ${table} SET received_ms = received_ms - 60000`).run();
+    } finally {
+      db.close();
+    }
+
+    await page.goto(`${server.url}/setup`);
+    const lost = page.getByTestId('lost-batches');
+    await expect(lost).toContainText(toolsOnly);
+    await expect(lost).toContainText(full);
+    await expect(lost).toContainText('FlushAll');
+
+    await page.goto(`${server.url}/session?id=${full}`);
+    await expect(page.getByTestId('lost-batch')).toContainText('Last batch probably lost');
+    await expect(page.getByTestId('lost-batch')).toContainText('full batch (30 payloads');
     console.check();
   } finally {
     await stop();
