@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SETUP_MARKERS, setupMarkdown } from '../renderer/src/pages/setup/sdk-snippets.js';
+import { SETUP_MARKERS, setupMarkdown } from '../renderer/src/pages/setup/setup-markdown.js';
 
 const root = join(import.meta.dirname, '..');
 

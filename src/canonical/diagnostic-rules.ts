@@ -218,7 +218,8 @@ export function stringDiagnostics(
             : rule === 'question-mark'
               ? 'encodes it to UTF-8 as ?, and hashes that'
               : `cannot hash, 000000000000: ${style.strings.loneSurrogateFailure ?? 'its parser refuses it'}`;
-      return { sdk: id, effect: evidence === 'docs' ? `${effect} (no public source)` : effect };
+      const unsourced = evidence === 'docs' && !effect.includes('source is not public');
+      return { sdk: id, effect: unsourced ? `${effect} (no public source)` : effect };
     });
     found.add({
       code: 'lone-surrogate',

@@ -7,12 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  SDK_SETUPS,
-  SETUP_MARKERS,
-  setupCode,
-  setupMarkdown,
-} from '../../renderer/src/pages/setup/sdk-snippets.js';
+import { SDK_SETUPS, setupCode } from '../../renderer/src/pages/setup/sdk-snippets.js';
+import { SETUP_MARKERS, setupMarkdown } from '../../renderer/src/pages/setup/setup-markdown.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const generatedPart = (file: string): string => {

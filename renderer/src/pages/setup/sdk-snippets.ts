@@ -9,7 +9,8 @@
  * Rust and Swift have no public source: their snippets are the product's published ones and
  * say that the endpoint option's name could not be checked.
  *
- * Plain TypeScript (no React), so the docs test and the docs writer can import it.
+ * Plain TypeScript (no React), so the docs test and the docs writer can import it; the markdown
+ * README and docs/setup.md carry is rendered from it by `./setup-markdown.ts`.
  */
 
 /** Where one SDK's setup facts come from. */
@@ -256,36 +257,6 @@ export const WAITING_CHECKS: readonly string[] = [
   'Go: `defer mcpulse.FlushAll()` can return before the last batch is posted — a server that exits within 5 s of its last call loses it.',
   'Refused requests (a wrong path, a malformed batch) are on the Ingest log page, with the reason.',
 ];
-
-const LOCAL_ENDPOINT = 'http://localhost:7857';
-
-/** The markdown README ("Point your SDK here") and docs/setup.md carry, byte for byte. */
-export function setupMarkdown(endpoint = LOCAL_ENDPOINT): string {
-  const lines = [
-    `Locally any non-empty key works — one key is one project, so give each server its own. No MCPulse SDK reads \`MCPULSE_ENDPOINT\` or \`MCPULSE_KEY\` from the environment: set the endpoint (\`${endpoint}\`) with the SDK's own option, as below. The key is never stored: only its SHA-256, and its first 12 characters as a label.`,
-    '',
-    '| SDK | version read | endpoint option | key option | environment variables it reads |',
-    '| --- | --- | --- | --- | --- |',
-    ...SDK_SETUPS.map(
-      (s) =>
-        `| ${s.label} (\`${s.packageName}\`) | ${s.source ? `${s.version} ([${s.source.path}](https://github.com/${s.source.repo}/blob/main/${s.source.path}))` : `${s.version}`} | \`${s.endpointOption}\` | \`${s.keyOption}\` | ${s.envRead} |`,
-    ),
-  ];
-  for (const s of SDK_SETUPS) {
-    lines.push('', `### ${s.label}`, '', '```' + s.lang, setupCode(s, endpoint), '```', '');
-    lines.push(`Flushes: ${s.flush}.`);
-    for (const note of s.notes) lines.push(`- ${note}`);
-  }
-  lines.push('', '### Nothing arrives?', '');
-  for (const check of WAITING_CHECKS) lines.push(`- ${check}`);
-  return lines.join('\n') + '\n';
-}
-
-/** The markers around the generated part of README.md and docs/setup.md. */
-export const SETUP_MARKERS = {
-  start: '<!-- setup:start (generated from renderer/src/pages/setup/sdk-snippets.ts) -->',
-  end: '<!-- setup:end -->',
-} as const;
 
 /** A request anyone can paste to check the listener without an SDK. */
 export function curlSample(endpoint: string): string {
