@@ -37,6 +37,28 @@ describe('conformance', () => {
     expect(stdout).toContain('22 passed, 1 failed');
   });
 
+  it('issue 11: the TypeScript SDK’s lone-surrogate hash passes; Go’s U+FFFD is blamed on Go, not Python', async () => {
+    const input_json = '{"s":"a\\ud800b"}';
+    const target = path.join(tmp, 'lone-surrogate.jsonl');
+    writeFileSync(
+      target,
+      [
+        JSON.stringify({ name: 'ts', input_json, args_hash: '8d0d9d697f74' }),
+        JSON.stringify({ name: 'go', input_json, args_hash: '831e2ffe20d5' }),
+        JSON.stringify({ name: 'kotlin', input_json, args_hash: 'ada24f3239dc' }),
+      ].join('\n') + '\n',
+    );
+    const { code, stdout } = await run(['conformance', target]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('ok    line 1 (ts)');
+    expect(stdout).toMatch(/FAIL {2}line 2 \(go\)\n.*\n {6}this is what Go mcpulse-go/);
+    expect(stdout).toMatch(
+      /FAIL {2}line 3 \(kotlin\)\n.*\n {6}this is what Kotlin mcpulse-kotlin 0\.1\.0/,
+    );
+    expect(stdout).not.toMatch(/Python/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 2 failed');
+  });
+
   it('grades another SDK’s {input,args_hash} JSONL and names the traps behind the mismatches', async () => {
     const inputs = ['{"s":"café"}', '{"b":1,"a":2}', '{"n":1.0}', '{"x":"a<b"}', '{"t":true}'];
     const ruby = variant('ruby')!;

@@ -55,6 +55,21 @@ describe('hash', () => {
     expect(stdout.endsWith('}\n')).toBe(true);
   });
 
+  it('prints the SDKs first, then the hand-rolled encoders under "if you hash it yourself"', async () => {
+    const { code, stdout } = await run(['hash', '{"n":1.0,"e":{}}']);
+    expect(code).toBe(0);
+    const sdks = stdout.indexOf('SDKs (what each MCPulse SDK sends, from its published code):');
+    const yourself = stdout.indexOf('if you hash it yourself');
+    expect(sdks).toBeGreaterThan(-1);
+    expect(yourself).toBeGreaterThan(sdks);
+    // Every SDK writes 1.0 as 1; only PHP's record() path differs here ({} → []).
+    const sdkPart = stdout.slice(sdks, yourself);
+    expect(sdkPart).toMatch(/ts {6}\w{12} {2}same as canonical {2}\[@mcpulse\/sdk 0\.1\.6\]/);
+    expect(sdkPart).toMatch(/php {5}\w{12} {2}differs/);
+    expect(sdkPart).toContain('{"e":[],"n":1}');
+    expect(stdout.slice(yourself)).toContain('{"e":{},"n":1.0}'); // Ruby's JSON.generate
+  });
+
   it('reads stdin when there is no argument, and reports failures as null text', async () => {
     const { code, stdout } = await run(['hash', '--json'], '{"s": "\\ud800"}\n');
     expect(code).toBe(0);
