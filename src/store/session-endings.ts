@@ -11,8 +11,10 @@
  * - `startup-only`: a startup and no calls at all — the tool list went out on a timer flush,
  *   the calls were in the batch that never came;
  * - `full-last-batch`: the last request that carried anything of the session held 30 payloads
- *   or more, i.e. it was sent because the buffer filled, not by a timer or an exit flush — so
- *   more payloads were being buffered when the session went quiet, and nothing followed.
+ *   or more, all of them this session's (an SDK's stream is one session per process), i.e. it
+ *   was sent because the buffer filled, not by a timer or an exit flush — so more payloads were
+ *   being buffered when the session went quiet, and nothing followed. (Imports and replays post
+ *   many sessions per request; such a request says nothing about how a session ended.)
  */
 import type Database from 'better-sqlite3';
 import { connectionOf } from './connection.js';
@@ -72,22 +74,35 @@ export function createSessionEndings(db: Database.Database) {
              SELECT received_ms, batch_id FROM startups WHERE project_id = @project AND session_id = @session)`,
     ).get({ project: projectId, session: sessionId }) as SessionFacts;
 
-  const batch = (id: number) =>
-    prepare('SELECT accepted + rejected AS payloads, user_agent FROM batches WHERE id = ?').get(
-      id,
-    ) as { payloads: number; user_agent: string | null } | undefined;
+  /**
+   * A request's size, its user agent, and how many of its payloads are this session's — counted
+   * through the session's own rows (the session indexes), not by scanning for the batch.
+   */
+  const batch = (id: number, projectId: number, sessionId: string) =>
+    prepare(
+      `SELECT accepted, accepted + rejected AS payloads, user_agent,
+              (SELECT count(*) FROM calls
+                WHERE project_id = @project AND session_id = @session AND batch_id = @id) +
+              (SELECT count(*) FROM startups
+                WHERE project_id = @project AND session_id = @session AND batch_id = @id) AS own
+       FROM batches WHERE id = @id`,
+    ).get({ id, project: projectId, session: sessionId }) as
+      { accepted: number; payloads: number; user_agent: string | null; own: number } | undefined;
 
   /** How one session ended, or `null` when nothing suggests a lost batch. */
   const judge = (projectId: number, sessionId: string, nowMs: number): SessionEnding | null => {
     const f = facts(projectId, sessionId);
     if (f.last_received_ms === null || f.last_batch_id === null) return null;
     if (nowMs - f.last_received_ms < QUIET_MS) return null;
-    const last = batch(f.last_batch_id);
+    const last = batch(f.last_batch_id, projectId, sessionId);
     const payloads = last?.payloads ?? 0;
+    // One session's request only: every payload stored from it is this session's. (A payload type
+    // kept in another table would make this false: a missed flag, never a false one.)
+    const ownRequest = last !== undefined && last.own === last.accepted;
     const kind: EndingKind | null =
       f.calls === 0 && f.startups > 0
         ? 'startup-only'
-        : f.calls > 0 && payloads >= FULL_BATCH
+        : f.calls > 0 && payloads >= FULL_BATCH && ownRequest
           ? 'full-last-batch'
           : null;
     if (kind === null) return null;

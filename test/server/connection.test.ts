@@ -81,6 +81,11 @@ describe('GET /api/connection', () => {
     await post([startup('s_000000000001')]); // Go: tool list on a timer flush, calls lost.
     await post([startup('s_000000000002'), call('s_000000000002', 1)]); // ended with a partial flush
     await post(Array.from({ length: FULL_BATCH }, (_, i) => call('s_000000000003', i)));
+    // A replay-style request with many sessions in it says nothing about how each one ended.
+    await post(
+      Array.from({ length: FULL_BATCH * 2 }, (_, i) => call(`s_00000000010${i % 2}`, i)),
+      'mcpulse-devtools import',
+    );
     // Not quiet yet: nothing is judged while a session may still be flushing.
     expect((await t.api<{ lost_batches: Ending[] }>('/api/connection')).lost_batches).toEqual([]);
 

@@ -35,9 +35,15 @@ export function endingText(e: SessionEnding): string {
 }
 
 /** The notice for one session, or nothing when its ending looks complete. */
-export function LostBatchNotice({ sessionId }: { sessionId: string }) {
+export function LostBatchNotice({
+  sessionId,
+  projectId,
+}: {
+  sessionId: string;
+  projectId: number;
+}) {
   const { data } = useResource<{ ending: SessionEnding | null }>(
-    `/api/sessions/${encodeURIComponent(sessionId)}/ending`,
+    `/api/sessions/${encodeURIComponent(sessionId)}/ending?project=${projectId}`,
   );
   const ending = data?.ending;
   if (!ending) return null;

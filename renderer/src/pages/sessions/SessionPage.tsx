@@ -97,7 +97,7 @@ export function SessionPage() {
       </div>
       {res.error && <StaleBanner message={res.error} />}
       <ProxiedNote sdk={session.sdk} />
-      <LostBatchNotice sessionId={session.id} />
+      <LostBatchNotice sessionId={session.id} projectId={session.project_id} />
 
       <div className="facts-strip" data-testid="session-facts">
         <Fact
