@@ -9,7 +9,7 @@ import { canonicalize, UnrepresentableError } from './canonicalize.js';
 import { diagnose, type Diagnostic } from './diagnostics.js';
 import { hashText, memoizeHasher, UNHASHABLE, type Hasher } from './hash.js';
 import { parseJson } from './parse.js';
-import { renderSdks, type SdkRendering } from './sdks/render.js';
+import { renderSdks, SDKS_DIVERGE_ON, sdksAgreeing, type SdkRendering } from './sdks/render.js';
 import { sha256Hex } from './sha256.js';
 import type { Sdk } from './diagnostics.js';
 import { renderLanguages, type Rendering } from './traps/explain.js';
@@ -63,7 +63,11 @@ export function analyze(text: string, hasher: Hasher = sha256Hex): Analysis {
     else throw error;
   }
   const diagnostics = diagnose(ast, text, depth);
-  const sdks = renderSdks(ast, hash);
+  const agree = !diagnostics.some((d) => SDKS_DIVERGE_ON.has(d.code));
+  const sdks =
+    agree && canonical !== null
+      ? sdksAgreeing(canonical, hashText(canonical, hash))
+      : renderSdks(ast, hash);
   // The canonical form is the TypeScript SDK's; where the JavaScript stack gave out, so does it.
   const { failure: _modelled, ...ts } = sdks.ts;
   sdks.ts = {

@@ -73,5 +73,11 @@ export {
 } from './traps/explain.js';
 export { encodeAs, compareCodePoints, type Style } from './traps/encode.js';
 export { SDK_MODELS, SDK_IDS, sdkModel, type SdkModel, type SdkSource } from './sdks/catalogue.js';
-export { renderSdk, renderSdks, type SdkRendering } from './sdks/render.js';
+export {
+  renderSdk,
+  renderSdks,
+  sdksAgreeing,
+  SDKS_DIVERGE_ON,
+  type SdkRendering,
+} from './sdks/render.js';
 export { diffText, type DiffPart } from './diff.js';

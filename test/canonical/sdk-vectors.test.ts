@@ -11,6 +11,8 @@ import {
   explainHash,
   hashText,
   nodeSha256Hex,
+  parseJson,
+  renderSdks,
   SDK_IDS,
   SDK_MODELS,
   type Sdk,
@@ -87,6 +89,41 @@ describe('the SDK models on the shared fixtures (every SDK runs canonical.json)'
       expect([id, analysis.sdks[id].text]).toEqual([id, fixture.canonical]);
     }
   });
+});
+
+describe('analyze’s shortcut: every SDK writes the canonical text unless a diagnostic says otherwise', () => {
+  const texts = [
+    ...vectors.flatMap((v) => (v.input_json === null ? [] : [v.input_json])),
+    ...(JSON.parse(FIXTURE_TEXT) as { fixtures: { input: unknown }[] }).fixtures.map((f) =>
+      JSON.stringify(f.input),
+    ),
+    ...(
+      JSON.parse(
+        readFileSync(new URL('../../fixtures/canonical-vectors.json', import.meta.url), 'utf8'),
+      ) as { vectors: { json: string }[] }
+    ).vectors.map((v) => v.json),
+    '{"a":{"b":{}}}',
+    '{"0":1,"1":2}',
+    '[1e400]',
+    'null',
+    '{"__proto__":1,"a":[1.0,-0,1e21]}',
+    '{"a":1,"a":2}',
+  ];
+
+  it.each(texts.map((t) => [t.length > 60 ? t.slice(0, 57) + '…' : t, t] as const))(
+    '%s',
+    (_name, text) => {
+      const a = analyze(text, nodeSha256Hex);
+      const models = renderSdks(parseJson(text).ast, nodeSha256Hex);
+      for (const id of SDK_IDS.filter((s) => s !== 'ts')) {
+        expect([id, a.sdks[id].text, a.sdks[id].argsHash]).toEqual([
+          id,
+          models[id].text,
+          models[id].argsHash,
+        ]);
+      }
+    },
+  );
 });
 
 describe('what issue 11 found with the real SDKs', () => {

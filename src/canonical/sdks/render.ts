@@ -68,3 +68,39 @@ export function renderSdks(ast: JsonNode, hasher: Hasher = sha256Hex): Record<Sd
   for (const model of SDK_MODELS) out[model.id] = renderSdk(model, ast, hasher);
   return out;
 }
+
+/**
+ * Every SDK's rendering when each writes exactly the canonical text — what {@link renderSdks}
+ * gives for any input without a diagnostic in {@link SDKS_DIVERGE_ON}, without running nine
+ * encoders (the Playground analyses on every keystroke, `hash --jsonl` per line).
+ */
+export function sdksAgreeing(canonical: string, argsHash: string): Record<Sdk, SdkRendering> {
+  const out = {} as Record<Sdk, SdkRendering>;
+  for (const m of SDK_MODELS) {
+    out[m.id] = {
+      id: m.id,
+      name: m.name,
+      version: m.version,
+      evidence: m.evidence,
+      label: m.label,
+      text: canonical,
+      argsHash,
+      traps: [],
+    };
+  }
+  return out;
+}
+
+/**
+ * The diagnostics on which some SDK model parts from the TypeScript SDK. Every model is RFC 8785
+ * over doubles with UTF-16 key order and the last duplicate winning, so without one of these —
+ * a lone surrogate, an empty or list-like object (PHP), nesting past 64 (.NET, the shallowest),
+ * a number that overflows, null arguments — every SDK writes the canonical text.
+ */
+export const SDKS_DIVERGE_ON: ReadonlySet<string> = new Set([
+  'lone-surrogate',
+  'php-array',
+  'nesting-depth',
+  'number-overflow',
+  'top-level-null',
+]);
