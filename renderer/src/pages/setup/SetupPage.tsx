@@ -68,7 +68,11 @@ export function SetupPage() {
           </div>
           <div className="guide" role="tabpanel" aria-label={guide.label}>
             <Snippet
-              title={`${guide.packageName} ${guide.version}: set the endpoint and the key`}
+              title={
+                guide.source
+                  ? `${guide.packageName} ${guide.version}: set the endpoint and the key`
+                  : `${guide.packageName} (source not public): the published snippet`
+              }
               text={setupCode(guide, endpoint)}
             />
             <dl className="facts setup-facts">

@@ -178,7 +178,7 @@ MCPulse.configure(Options(key = System.getenv("MCPULSE_KEY") ?: "", endpoint = "
 let mcpulse = McPulse::new(Options::new(&std::env::var("MCPULSE_KEY").unwrap_or_default()));`,
     flush: 'unknown — no public source',
     notes: [
-      'No public source: the endpoint option could not be checked. Until it is known, this SDK sends to the hosted API.',
+      'No public source: how to set its endpoint could not be checked here — see the package’s own documentation, and watch the Connection panel.',
     ],
   },
   {
@@ -239,7 +239,7 @@ MCPulse::configure(new Options(getenv('MCPULSE_KEY') ?: '', '{endpoint}'));`,
 let mcpulse = MCPulse(options: Options(key: ProcessInfo.processInfo.environment["MCPULSE_KEY"] ?? ""))`,
     flush: 'unknown — no public source',
     notes: [
-      'No public source: the endpoint option could not be checked. Until it is known, this SDK sends to the hosted API.',
+      'No public source: how to set its endpoint could not be checked here — see the package’s own documentation, and watch the Connection panel.',
     ],
   },
 ];
