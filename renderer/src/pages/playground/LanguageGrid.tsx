@@ -18,6 +18,7 @@ const NAMES: Record<string, string> = {
   swift: 'Swift',
 };
 
+/** The SDKs' renderings, then the hand-rolled encoders', for one analysed input. */
 export function LanguageGrid({ analysis }: { analysis: Analysis }) {
   const sdks = Object.values(analysis.sdks);
   const sdkAgree = sdks.filter((r) => r.argsHash === analysis.argsHash).length;

@@ -2,6 +2,7 @@
 import { TRAPS, type TrapHit } from '../../../../src/canonical/index';
 import { DiffText } from './DiffText';
 
+/** One rendering as a card: name, hash, its text diffed against canonical, and its traps. */
 export function RenderingCard({
   name,
   label,

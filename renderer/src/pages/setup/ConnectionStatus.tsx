@@ -24,6 +24,7 @@ interface ConnectionAnswer {
   lost_batches: SessionEnding[];
 }
 
+/** The Setup page's Connection panel: waiting (and what to check), or connected. */
 export function ConnectionStatus() {
   const { data, error } = useResource<ConnectionAnswer>('/api/connection');
   if (!data) {
