@@ -173,7 +173,7 @@ export const SDK_MODELS: readonly SdkModel[] = [
     facts: [
       'arguments arrive as System.Text.Json JsonElements (request.Params.Arguments); strings are read with GetString (Canonical.cs WriteElement)',
       'null arguments hash as {} (Hashing.ArgsHash: args ?? new Dictionary)',
-      "System.Text.Json's default MaxDepth is 64: deeper arguments never parse",
+      "System.Text.Json's default MaxDepth is 64: deeper arguments never parse (unless the host's serializer options raise it; modelled at the default)",
     ],
   },
   {
