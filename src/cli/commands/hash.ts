@@ -1,6 +1,6 @@
 /**
  * `mcpulse-devtools hash [JSON]`: the canonical form and args_hash of a tool call's arguments,
- * the diagnostics, and what every other SDK's default encoder would send instead.
+ * the diagnostics, what each MCPulse SDK sends, and what each language's default encoder would.
  */
 import { parseArgs } from 'node:util';
 import { analyze, JsonSyntaxError, nodeSha256Hex } from '../../canonical/node.js';
@@ -9,11 +9,12 @@ import { formatReport, toReport } from './hash-report.js';
 
 const USAGE = `usage: mcpulse-devtools hash [JSON] [--json | --jsonl]
 
-Prints the RFC 8785 canonical form of JSON arguments, their args_hash, diagnostics for
-anything SDKs disagree on, and what each language's default encoder would send instead.
-JSON comes from the argument, or from stdin when there is none.
+Prints the canonical form of JSON arguments (RFC 8785 as the TypeScript SDK writes it), their
+args_hash, diagnostics for anything SDKs disagree on, what each MCPulse SDK sends (as its
+published code hashes), and what each language's default encoder would send if you hashed the
+arguments yourself. JSON comes from the argument, or from stdin when there is none.
 
-  --json    one JSON object: {"canonical","args_hash","diagnostics","languages"}
+  --json    one JSON object: {"canonical","args_hash","diagnostics","sdks","languages"}
   --jsonl   stdin holds one JSON text per line; prints one such object per line, in
             order, or {"error": …} for a line that is not JSON
   --help    this text
@@ -21,7 +22,8 @@ JSON comes from the argument, or from stdin when there is none.
 
 /** The `hash` command. */
 export const command: Command = {
-  summary: 'canonical form, args_hash and cross-SDK diagnostics for JSON arguments',
+  summary:
+    "canonical form, args_hash, each SDK's hash and cross-SDK diagnostics for JSON arguments",
   async run(argv, io) {
     let parsed;
     try {
