@@ -5,21 +5,12 @@
  * posted, so a short-lived Go server loses it routinely; the notice says so when the request came
  * from `mcpulse-go`.
  */
-import { useResource } from '../../hooks/useResource';
+import { apiPath, useApi } from '../../api/api';
+import type { Api } from '../../api/types';
 import './lost-batch.css';
 
-/** One session's ending as `GET /api/sessions/:id/ending` and `GET /api/connection` give it. */
-export interface SessionEnding {
-  session_id: string;
-  project_id: number;
-  kind: 'startup-only' | 'full-last-batch';
-  client_name: string;
-  calls: number;
-  startups: number;
-  last_received_ms: number;
-  last_batch_payloads: number;
-  user_agent: string | null;
-}
+/** One session's ending, as `GET /api/sessions/:id/ending` and `GET /api/connection` answer it. */
+export type SessionEnding = NonNullable<Api['sessionEnding']['ending']>;
 
 /** What the ending means, in one or two sentences a server author can act on. */
 export function endingText(e: SessionEnding): string {
@@ -42,9 +33,7 @@ export function LostBatchNotice({
   sessionId: string;
   projectId: number;
 }) {
-  const { data } = useResource<{ ending: SessionEnding | null }>(
-    `/api/sessions/${encodeURIComponent(sessionId)}/ending?project=${projectId}`,
-  );
+  const { data } = useApi(apiPath('sessionEnding', `?project=${projectId}`, { id: sessionId }));
   const ending = data?.ending;
   if (!ending) return null;
   return (

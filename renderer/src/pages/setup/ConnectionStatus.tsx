@@ -5,28 +5,15 @@
  * lost (docs/metrics.md, "Lost last batch").
  */
 import { Link } from '../../app/router';
-import { useResource } from '../../hooks/useResource';
+import { apiPath, useApi } from '../../api/api';
 import { fmtAgo, fmtInt } from '../../lib/format';
 import { Ticks } from '../../lib/ticks';
-import { endingText, type SessionEnding } from '../sessions/LostBatchNotice';
+import { endingText } from '../sessions/LostBatchNotice';
 import { WAITING_CHECKS } from './sdk-snippets';
-
-/** `GET /api/connection`. */
-interface ConnectionAnswer {
-  latest: {
-    session_id: string;
-    project_id: number;
-    client_name: string;
-    calls: number;
-    startups: number;
-    received_ms: number;
-  } | null;
-  lost_batches: SessionEnding[];
-}
 
 /** The Setup page's Connection panel: waiting (and what to check), or connected. */
 export function ConnectionStatus() {
-  const { data, error } = useResource<ConnectionAnswer>('/api/connection');
+  const { data, error } = useApi(apiPath('connection'));
   if (!data) {
     return (
       <div className="connection" data-testid="connection-state">
