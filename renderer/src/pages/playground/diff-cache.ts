@@ -13,21 +13,36 @@ const MAX_ENTRIES = 32;
 
 const keyOf = (canonical: string, text: string): string => `${canonical}\u0000${text}`;
 
-/** Every language's diff for an analysis (run in the worker). */
+/** The texts an analysis shows beside the canonical form: each SDK's (`sdk:<id>`), each language's. */
+function renderedTexts(analysis: Analysis): [string, string | null][] {
+  return [
+    ...Object.entries(analysis.sdks).map(([id, r]): [string, string | null] => [
+      `sdk:${id}`,
+      r.text,
+    ]),
+    ...Object.entries(analysis.languages).map(([lang, r]): [string, string | null] => [
+      lang,
+      r.text,
+    ]),
+  ];
+}
+
+/** Every SDK's and every language's diff for an analysis (run in the worker). */
 export function diffsOf(analysis: Analysis): Record<string, DiffParts> {
   const out: Record<string, DiffParts> = {};
   if (analysis.canonical === null) return out;
-  for (const [lang, r] of Object.entries(analysis.languages))
-    if (r.text !== null && r.text !== analysis.canonical)
-      out[lang] = diffText(analysis.canonical, r.text);
+  for (const [key, text] of renderedTexts(analysis))
+    if (text !== null && text !== analysis.canonical && !(key in out))
+      out[key] = diffText(analysis.canonical, text);
   return out;
 }
 
 /** Keeps the worker's diffs for the analysis they belong to. */
 export function rememberDiffs(analysis: Analysis, diffs: Record<string, DiffParts>): void {
   if (analysis.canonical === null) return;
-  for (const [lang, parts] of Object.entries(diffs)) {
-    const text = analysis.languages[lang as keyof Analysis['languages']]?.text;
+  const texts = new Map(renderedTexts(analysis));
+  for (const [key, parts] of Object.entries(diffs)) {
+    const text = texts.get(key);
     if (text == null) continue;
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(keyOf(analysis.canonical, text), parts);
