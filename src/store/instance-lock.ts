@@ -11,11 +11,26 @@
  * field, which anyone can read with a plain `read()` (advisory locks do not block reads), so
  * the refusal can say which process holds it.
  *
+ * The lock is named from the real path (symlinks resolved) and also from the file's inode, so
+ * neither a symlink nor a hard link to a database in use gets a second writer — which matters
+ * beyond the live view: SQLite names the WAL after the path, so two names for one file would
+ * mean two WALs for one database.
+ *
  * Readers (report, export) do not take it: SQLite's WAL lets them read while serve writes.
  */
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** The lock file for a database path. */
 export const lockPathFor = (dbPath: string): string => `${dbPath}.lock`;
@@ -65,12 +80,42 @@ const isBusy = (error: unknown): boolean => {
 };
 
 /**
- * Takes the lock for `dbPath`, or throws {@link InstanceLockedError} at once (no waiting) when
- * another process holds it. Other failures (a read-only folder, say) are SQLite's own errors,
- * with their `code`, for the caller to word.
+ * The path as the file system sees it: symlinks (the file's and its folders') resolved, so
+ * `ln -s b.db link.db` names the same lock as `b.db`. A path that does not exist yet resolves
+ * through its nearest existing folder; a dangling symlink through its target.
  */
-export function acquireInstanceLock(dbPath: string): InstanceLock {
-  const path = lockPathFor(dbPath);
+export function realDbPath(dbPath: string, depth = 0): string {
+  const absolute = resolve(dbPath);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    // Not there yet (or a dangling link): resolve what exists and keep the rest as typed.
+  }
+  if (depth < 32) {
+    try {
+      if (lstatSync(absolute).isSymbolicLink())
+        return realDbPath(resolve(dirname(absolute), readlinkSync(absolute)), depth + 1);
+    } catch {
+      // Nothing at this path: fall through to the folder.
+    }
+  }
+  const parent = dirname(absolute);
+  return parent === absolute ? absolute : join(realDbPath(parent, depth + 1), basename(absolute));
+}
+
+/**
+ * The lock that follows the file rather than its name: a hard link (`ln b.db other/x.db`) is
+ * the same inode under an unrelated path, so a lock keyed by path alone cannot see it. Lock
+ * files live in one folder per user under the OS temp folder, named by device and inode.
+ */
+export function inodeLockPathFor(realPath: string): string {
+  const { dev, ino } = statSync(realPath, { bigint: true });
+  const uid = process.getuid?.() ?? 'user';
+  return join(tmpdir(), `mcpulse-devtools-locks-${uid}`, `${dev}-${ino}.lock`);
+}
+
+/** Takes one SQLite-held lock file, or throws {@link InstanceLockedError} / SQLite's error. */
+function lockFile(path: string, dbPath: string): InstanceLock {
   mkdirSync(dirname(path), { recursive: true });
   let db: Database.Database | undefined;
   try {
@@ -97,4 +142,32 @@ export function acquireInstanceLock(dbPath: string): InstanceLock {
       held.close();
     },
   };
+}
+
+/**
+ * Takes the lock for `dbPath`, or throws {@link InstanceLockedError} at once (no waiting) when
+ * another process holds it — under this name, a symlink to it, or a hard link to it. Two locks
+ * are taken: one next to the real path (`devtools.db.lock`, which also covers a database not
+ * created yet) and one keyed by the file's inode (which needs the file, so an empty one is
+ * created: SQLite treats a zero-length file as an empty database). Other failures (a read-only
+ * folder, say) are SQLite's or the file system's own errors, with their `code`, for the caller
+ * to word.
+ */
+export function acquireInstanceLock(dbPath: string): InstanceLock {
+  const realPath = realDbPath(dbPath);
+  const byPath = lockFile(lockPathFor(realPath), dbPath);
+  try {
+    closeSync(openSync(realPath, 'a'));
+    const byInode = lockFile(inodeLockPathFor(realPath), dbPath);
+    return {
+      path: byPath.path,
+      release() {
+        byInode.release();
+        byPath.release();
+      },
+    };
+  } catch (error) {
+    byPath.release();
+    throw error;
+  }
 }

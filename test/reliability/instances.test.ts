@@ -2,7 +2,9 @@
  * Two instances: on the same port, or on the same database file. The second says so in one
  * line and exits non-zero; the first is undisturbed.
  */
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import {
   batchOf,
@@ -57,5 +59,32 @@ it(
     // Released on a normal stop (and by the OS on kill -9: see crash.test.ts).
     const again = await serve(db);
     await again.stop();
+  },
+);
+
+it(
+  'a symlink or a hard link to a database in use is refused like the path itself',
+  { timeout: 60_000 },
+  async () => {
+    const real = join(dir, 'linked', 'devtools.db');
+    const first = await serve(real);
+    try {
+      const symlink = join(dir, 'linked', 'symlink.db');
+      const hardlink = join(dir, 'elsewhere', 'hardlink.db');
+      mkdirSync(dirname(hardlink), { recursive: true });
+      execFileSync('ln', ['-s', real, symlink]);
+      execFileSync('ln', [real, hardlink]);
+      for (const other of [symlink, hardlink]) {
+        const r = await serveExpectingExit(['--port', '0', '--db', other]);
+        expect(r.code, `serve --db ${other}`).toBe(1);
+        expect(expectOneLine(r.stderr)).toMatch(
+          new RegExp(`is in use by another mcpulse-devtools \\(pid ${first.pid}\\)`),
+        );
+        expect(r.stdout).toBe('');
+      }
+      expect((await postIngest(first.url, batchOf('s_first'))).status).toBe(202);
+    } finally {
+      await first.stop();
+    }
   },
 );
