@@ -1,5 +1,5 @@
 import { ApiError, type RouteMap } from './types.js';
-import { intParam } from './params.js';
+import { intParam, oneOf } from './params.js';
 import { projectsView } from './projects-view.js';
 
 /**
@@ -18,10 +18,9 @@ export const coreRoutes = {
   'GET /api/projects': ({ store }) => projectsView(store.read.projects()),
 
   'GET /api/calls': ({ store, filter, query }) => {
-    const order = query.get('order') ?? 'asc';
-    if (order !== 'asc' && order !== 'desc')
-      throw new ApiError(400, `order: expected asc or desc, received '${order}'`);
-    return { calls: store.read.calls(filter, { limit: intParam(query, 'limit') ?? 1000, order }) };
+    const order = oneOf(query, 'order', ['asc', 'desc'] as const, 'asc');
+    const limit = intParam(query, 'limit') ?? 1000;
+    return { calls: store.read.calls(filter, { limit, order, before: intParam(query, 'before') }) };
   },
 
   'GET /api/startups': ({ store, filter, query }) => ({

@@ -5,8 +5,8 @@ import { LINK } from '../metrics/links.js';
 import { callView } from '../metrics/report.js';
 import { SIZE_BUCKET_COUNT } from '../metrics/sizes.js';
 import { metricsOf } from '../store/metrics/queries.js';
-import { intParam } from './params.js';
-import { bool, echo, limitOf } from './metrics-params.js';
+import { echo } from './metrics-params.js';
+import { bool, cursorParam, intParam, limitOf, refuseBefore } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
 
 /** Metric conditions for the calls behind a number (`GET /api/metrics/calls`). */
@@ -34,7 +34,8 @@ function callConditions(q: URLSearchParams): {
       ][i]!,
     );
   }
-  if (q.get('errors') === 'true') parts.push("outcome <> 'ok'");
+  const errors = bool(q, 'errors');
+  if (errors !== undefined) parts.push(errors ? "outcome <> 'ok'" : "outcome = 'ok'");
   const flags: [string, string][] = [
     ['first_call_success', 'fcs = 1'],
     ['retried', `link = ${LINK.retry}`],
@@ -53,7 +54,7 @@ function callConditions(q: URLSearchParams): {
     if (i < 0)
       throw new ApiError(
         400,
-        `latency: expected one of ${LATENCY_BUCKETS.map((b) => b.key).join(', ')}`,
+        `latency: expected one of ${LATENCY_BUCKETS.map((b) => b.key).join(', ')}, received '${latency.slice(0, 80)}'`,
       );
     const lo = [0, 100, 500, 2000][i]!;
     const hi = [100, 500, 2000, null][i];
@@ -66,7 +67,10 @@ function callConditions(q: URLSearchParams): {
   const size = intParam(q, 'size_bucket');
   if (size !== undefined) {
     if (size >= SIZE_BUCKET_COUNT)
-      throw new ApiError(400, `size_bucket: expected 0–${SIZE_BUCKET_COUNT - 1}`);
+      throw new ApiError(
+        400,
+        `size_bucket: expected 0–${SIZE_BUCKET_COUNT - 1}, received '${size}'`,
+      );
     parts.push('size_bucket = @size_bucket');
     params.size_bucket = size;
   }
@@ -87,13 +91,8 @@ export const metricsCallRoutes = {
   'GET /api/metrics/calls': ({ store, filter, query }) => {
     const m = metricsOf(store);
     const limit = limitOf(query, 100, 1000);
-    const cursor = query.get('cursor');
-    let before: { ms: number; id: number } | undefined;
-    if (cursor) {
-      const m2 = /^(-?\d+):(\d+)$/.exec(cursor);
-      if (!m2) throw new ApiError(400, 'cursor: expected the next_cursor of the previous page');
-      before = { ms: Number(m2[1]), id: Number(m2[2]) };
-    }
+    refuseBefore(query, '/api/metrics/calls', 'cursor');
+    const before = cursorParam(query);
     const rows = m.calls(filter, callConditions(query), { limit, before });
     const last = rows.at(-1);
     return {

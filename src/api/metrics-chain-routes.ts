@@ -1,14 +1,15 @@
 /** Retry chain routes. */
 import { chainViews } from '../metrics/report.js';
 import { metricsOf } from '../store/metrics/queries.js';
-import { intParam } from './params.js';
-import { bool, echo, limitOf } from './metrics-params.js';
+import { echo } from './metrics-params.js';
+import { bool, intParam, limitOf, refuseBefore } from './params.js';
 import type { RouteMap } from './types.js';
 
 /** `/api/chains`. */
 export const metricsChainRoutes = {
   'GET /api/chains': ({ store, filter, query }) => {
     const m = metricsOf(store);
+    refuseBefore(query, '/api/chains', 'offset');
     const limit = limitOf(query, 50, 500);
     const offset = intParam(query, 'offset') ?? 0;
     const resolved = bool(query, 'resolved');

@@ -2,8 +2,6 @@
 import { DEFAULT_USD_PER_MILLION_TOKENS } from '../shared/metric-constants.js';
 import type { MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
-import { intParam } from './params.js';
-import { ApiError } from './types.js';
 
 /** The settings key of the token price. */
 export const PRICE_KEY = 'metrics.usd_per_million_tokens';
@@ -30,34 +28,3 @@ export const echo = (f: CallFilter) => ({
   client: f.client ?? null,
   session: f.session ?? null,
 });
-
-/** A query value from a fixed list; `fallback` when absent, 400 when not in the list. */
-export function oneOf<T extends string>(
-  q: URLSearchParams,
-  name: string,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  const v = q.get(name);
-  if (v === null || v === '') return fallback;
-  if (!(allowed as readonly string[]).includes(v)) {
-    throw new ApiError(400, `${name}: expected one of ${allowed.join(', ')}, received '${v}'`);
-  }
-  return v as T;
-}
-
-/** A `true`/`false` (or `1`/`0`) query value; undefined when absent, 400 otherwise. */
-export function bool(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw new ApiError(400, `${name}: expected true or false, received '${v}'`);
-}
-
-/** The `limit` query value, at least 1 and capped at `max`. */
-export function limitOf(q: URLSearchParams, fallback: number, max: number): number {
-  const n = intParam(q, 'limit') ?? fallback;
-  if (n < 1) throw new ApiError(400, 'limit: expected at least 1');
-  return Math.min(n, max);
-}

@@ -5,8 +5,8 @@ import { sdkFacts } from '../metrics/sdk-facts.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { SESSION_SORTS } from '../shared/session-sorts.js';
 import { metricsOf, type MetricsQueries, type SessionRow } from '../store/metrics/queries.js';
-import { intParam } from './params.js';
-import { echo, iso, limitOf, oneOf, price } from './metrics-params.js';
+import { echo, iso, price } from './metrics-params.js';
+import { intParam, limitOf, oneOf, refuseBefore } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
 
 /** One sessions-list row as the API shows it. */
@@ -95,6 +95,7 @@ export const metricsSessionRoutes = {
     const sort = oneOf(query, 'sort', SESSION_SORTS, 'last_seen');
     const order = oneOf(query, 'order', ['asc', 'desc'] as const, 'desc');
     const limit = limitOf(query, 50, 1000);
+    refuseBefore(query, '/api/sessions', 'offset');
     const offset = intParam(query, 'offset') ?? 0;
     const usd = price(m);
     const { total, rows } = m.sessions(filter, {
@@ -130,7 +131,8 @@ export const metricsSessionRoutes = {
     const m = metricsOf(store);
     const a = query.get('a');
     const b = query.get('b');
-    if (!a || !b) throw new ApiError(400, 'compare: give two sessions as a=…&b=…');
+    if (!a) throw new ApiError(400, 'a: give two sessions to compare as a=…&b=…');
+    if (!b) throw new ApiError(400, 'b: give two sessions to compare as a=…&b=…');
     const usd = price(m);
     const left = sessionDetail(m, a, filter.projectId, usd);
     const right = sessionDetail(m, b, filter.projectId, usd);

@@ -11,16 +11,15 @@ import { LINK } from '../metrics/links.js';
 import { costUsd } from '../metrics/sizes.js';
 import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../metrics/time.js';
 import { metricsOf } from '../store/metrics/queries.js';
-import { echo, iso, oneOf, price } from './metrics-params.js';
+import { echo, iso, price } from './metrics-params.js';
+import { oneOf, tzParam } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
 
 /** `/api/timeseries`. */
 export const metricsTimeseriesRoutes = {
   'GET /api/timeseries': ({ store, filter, query }) => {
     const m = metricsOf(store);
-    const tz = Number(query.get('tz') ?? 0);
-    if (!Number.isInteger(tz) || Math.abs(tz) > 14 * 60)
-      throw new ApiError(400, 'tz: expected minutes east of UTC, −840 to 840');
+    const tz = tzParam(query);
     const offsetMs = tz * 60_000;
     const extent = m.extent(filter);
     const dataTo = extent.last_ms === null ? null : extent.last_ms + 1;
@@ -53,12 +52,12 @@ export const metricsTimeseriesRoutes = {
     if (bucket === 'minute' && count > MAX_MINUTE_BUCKETS)
       throw new ApiError(
         400,
-        `that range has ${count} minutes; minute buckets are limited to ${MAX_MINUTE_BUCKETS} (48 h) — use bucket=hour or a shorter range`,
+        `bucket: that range has ${count} minutes; minute buckets are limited to ${MAX_MINUTE_BUCKETS} (48 h) — use bucket=hour or a shorter range`,
       );
     if (count > MAX_BUCKETS)
       throw new ApiError(
         400,
-        `that range has ${count} ${bucket}s; use bucket=day or a shorter range`,
+        `bucket: that range has ${count} ${bucket}s; use bucket=day or a shorter range`,
       );
     const starts = bucketStarts(from, to, width, offsetMs);
     const f = { ...filter, from, to };

@@ -10,7 +10,8 @@ import {
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { metricsOf } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
-import { echo, limitOf, price } from './metrics-params.js';
+import { echo, price } from './metrics-params.js';
+import { limitOf } from './params.js';
 import { summaryOf } from './metrics-summary-routes.js';
 import { ApiError, type RouteMap } from './types.js';
 

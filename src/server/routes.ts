@@ -60,11 +60,20 @@ export function matchRoute(
     if (r.method !== method) continue;
     const params: Record<string, string> = {};
     r.names.forEach((n, i) => {
-      params[n] = decodeURIComponent(m[i + 1]!);
+      params[n] = decodePathSegment(n, m[i + 1]!);
     });
     return { route: r, params };
   }
   throw pathMatched
     ? new ApiError(405, `${method} is not supported on ${pathname}`)
     : new ApiError(404, `no API route ${pathname}`);
+}
+
+/** A `:name` segment decoded; a malformed escape (`%E0`) is a 400 naming the segment. */
+function decodePathSegment(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError(400, `${name}: '${raw.slice(0, 80)}' is not valid percent-encoded UTF-8`);
+  }
 }
