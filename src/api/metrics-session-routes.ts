@@ -1,5 +1,6 @@
 /** Session routes: the sessions list, one session in full, and two sessions compared. */
 import { rate } from '../metrics/aggregate.js';
+import { clockSuspect } from '../metrics/clock.js';
 import { chainViews, latencyOfCalls, sessionCallViews, toolBreakdown } from '../metrics/report.js';
 import { sdkFacts } from '../metrics/sdk-facts.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
@@ -31,6 +32,8 @@ function sessionView(r: SessionRow, usdPerMillion: number) {
     last_seen: iso(r.last_ms),
     first_seen_ms: r.first_ms,
     last_seen_ms: r.last_ms,
+    /** `future` / `past` when the dates look like a wrong clock (src/metrics/clock.ts). */
+    clock_suspect: clockSuspect(r.first_ms, r.last_ms, Date.now()),
     /** First call's start to the last call's end. */
     duration_ms: r.last_end_ms - r.first_ms,
     calls: r.calls,

@@ -11,7 +11,9 @@ import { LINK } from '../metrics/links.js';
 import { costUsd } from '../metrics/sizes.js';
 import { bucketStart, bucketStarts, GRANULARITY_MS, type Granularity } from '../metrics/time.js';
 import { metricsOf } from '../store/metrics/queries.js';
+import type { DatedGroup } from '../metrics/clock.js';
 import { echo, iso, price } from './metrics-params.js';
+import { groupOf, outliersOf, seriesExtent } from './timeseries-range.js';
 import { oneOf, tzParam } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
 
@@ -21,7 +23,7 @@ export const metricsTimeseriesRoutes = {
     const m = metricsOf(store);
     const tz = tzParam(query);
     const offsetMs = tz * 60_000;
-    const extent = m.extent(filter);
+    const extent = seriesExtent(m, filter, Date.now());
     const dataTo = extent.last_ms === null ? null : extent.last_ms + 1;
     const span = (filter.to ?? dataTo ?? 0) - (filter.from ?? extent.first_ms ?? 0);
     const auto: Granularity =
@@ -32,32 +34,47 @@ export const metricsTimeseriesRoutes = {
           : 'day';
     const bucket = oneOf(query, 'bucket', ['minute', 'hour', 'day'] as const, auto);
     const width = GRANULARITY_MS[bucket];
+    const limit = bucket === 'minute' ? MAX_MINUTE_BUCKETS : MAX_BUCKETS;
     // An open end follows the data out to whole buckets (so whole days come from the rollup).
-    const from =
+    let from =
       filter.from ??
       (extent.first_ms === null ? null : bucketStart(extent.first_ms, width, offsetMs));
     const to =
       filter.to ?? (dataTo === null ? null : bucketStart(dataTo - 1, width, offsetMs) + width);
+    // An open start never makes the answer an error: past the most buckets one chart holds,
+    // the chart shows the latest ones and says how many calls came before.
+    let earlier: DatedGroup | null = null;
+    if (filter.from === undefined && from !== null && to !== null) {
+      const count = Math.ceil((to - from) / width);
+      if (count > limit) {
+        const cut = to - limit * width;
+        earlier = groupOf(m, { ...filter, from: extent.first_ms ?? from, to: cut });
+        from = cut;
+      }
+    }
     const base = {
       bucket,
       width_ms: width,
       tz,
       from: iso(from),
       to: iso(to),
+      outliers: outliersOf(extent, earlier),
       filter: echo(filter),
     };
     if (from === null || to === null || to <= from) return { ...base, points: [] };
     // Count before listing: a long range in minutes must not build a huge array first.
     const count = Math.ceil((to - bucketStart(from, width, offsetMs)) / width);
+    // Name what made the range too long: the bucket asked for, else the range given.
+    const culprit = query.get('bucket') ? 'bucket' : filter.from !== undefined ? 'from' : 'to';
     if (bucket === 'minute' && count > MAX_MINUTE_BUCKETS)
       throw new ApiError(
         400,
-        `bucket: that range has ${count} minutes; minute buckets are limited to ${MAX_MINUTE_BUCKETS} (48 h) — use bucket=hour or a shorter range`,
+        `${culprit}: that range has ${count} minutes; minute buckets are limited to ${MAX_MINUTE_BUCKETS} (48 h) — use bucket=hour or a shorter range`,
       );
     if (count > MAX_BUCKETS)
       throw new ApiError(
         400,
-        `bucket: that range has ${count} ${bucket}s; use bucket=day or a shorter range`,
+        `${culprit}: that range has ${count} ${bucket}s; use ${bucket === 'day' ? '' : 'bucket=day or '}a shorter range`,
       );
     const starts = bucketStarts(from, to, width, offsetMs);
     const f = { ...filter, from, to };

@@ -160,7 +160,9 @@ it(
             expect(status, where).toBeLessThan(500);
             if (status === 400) {
               const named = /^([a-z_]+): /.exec(error ?? '')?.[1];
-              expect([...r.names, 'id', 'name'], where).toContain(named);
+              // A path segment, a parameter sent, or one the route requires (compare's a and b).
+              const required = r.path === '/api/compare' ? ['a', 'b'] : [];
+              expect([...r.names, ...required, 'id', 'name'], where).toContain(named);
             }
           }
         },

@@ -113,6 +113,18 @@ export function timeseriesQueries(ctx: QueryContext) {
       return { first_ms: first, last_ms: last };
     },
 
+    /** How many calls match the filter (its range included). */
+    callCount(f: CallFilter): number {
+      let n = 0;
+      for (const p of projectsOf(f)) {
+        const w = conditions(f, RAW);
+        n += prepare(`SELECT count(*) FROM calls WHERE ${w.sql}`)
+          .pluck()
+          .get({ ...w.params, projectId: p }) as number;
+      }
+      return n;
+    },
+
     /**
      * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without tool,
      * client or session filters and for whole-hour offsets, whole hours come from the hourly
