@@ -1,6 +1,16 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
+
+/**
+ * Absolute asset URLs (`/assets/…`): a relative `./assets/…` resolves under `/session/` on a
+ * two-segment URL and loads nothing. electron-vite sets `base: './'` for every production
+ * renderer build (for `file://` windows) in a `pre` plugin, after which a plain `base` option
+ * is overwritten; this plugin's hook runs later and wins. The Electron window loads the
+ * server's own http:// origin, never `file://`, so `/` is right there too.
+ */
+const absoluteBase: Plugin = { name: 'mcpulse:absolute-base', config: () => ({ base: '/' }) };
 
 /**
  * One build for both parts of the app: the Electron main process (which embeds the same server
@@ -17,8 +27,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
-    base: './',
-    plugins: [react()],
+    plugins: [react(), absoluteBase],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,

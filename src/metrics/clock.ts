@@ -71,12 +71,11 @@ export function outlierNote(o: Omit<ClockOutliers, 'note'>, shown = false): stri
   return `${parts.join(' ')}${o.earlier || shown ? '' : ' Not shown in this chart.'}`;
 }
 
+/** A session dated ahead of the server's clock, or before MCP existed. */
+export type ClockSuspect = 'future' | 'past';
+
 /** Whether a session's dates look like a wrong clock: `future`, `past`, or null. */
-export function clockSuspect(
-  firstMs: number,
-  lastMs: number,
-  nowMs: number,
-): 'future' | 'past' | null {
+export function clockSuspect(firstMs: number, lastMs: number, nowMs: number): ClockSuspect | null {
   if (lastMs > nowMs + FUTURE_TOLERANCE_MS) return 'future';
   if (firstMs < PLAUSIBLE_FROM_MS) return 'past';
   return null;

@@ -32,14 +32,42 @@ const FALLBACK_PAGE = `<!doctype html><meta charset="utf-8"><title>MCPulse Devto
 Run <code>npm run build</code> and reload.</p></body>`;
 
 /**
+ * A path that names a file rather than a page: anything under an `assets` folder, or ending in
+ * an extension the build produces. Answering those with index.html would hand a browser HTML
+ * for a script — a blank page instead of an error anyone can see.
+ */
+const isFilePath = (pathname: string): boolean =>
+  /(^|\/)assets\//.test(pathname) || (extname(pathname) in TYPES && !pathname.endsWith('.html'));
+
+/** A decoded path, or null for a malformed escape (`%E0`). */
+function decodePath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Serves the single-page app from `root`: real files as they are (hashed assets cached for a
- * year), anything else as `index.html` so client-side routes survive a reload.
+ * year), a 404 for a missing file, and anything else as `index.html` so client-side routes
+ * survive a reload (the app shows its own "not found" page for a path it does not know).
  */
 export function serveStatic(root: string, pathname: string, res: ServerResponse): void {
-  const safe = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+  const decoded = decodePath(pathname);
+  const safe = normalize(decoded ?? '/').replace(/^([/\\])+/, '');
   let file = join(root, safe);
   if (!file.startsWith(root + sep) && file !== root) file = join(root, 'index.html');
-  if (!existsSync(file) || !statSync(file).isFile()) file = join(root, 'index.html');
+  const found = existsSync(file) && statSync(file).isFile();
+  if (!found && (decoded === null || isFilePath(decoded))) {
+    res.writeHead(404, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    res.end(`not found: ${(decoded ?? pathname).slice(0, 200)}\n`);
+    return;
+  }
+  if (!found) file = join(root, 'index.html');
   const isHtml = file.endsWith('.html');
   if (!existsSync(file)) {
     res.writeHead(200, {

@@ -48,8 +48,13 @@ export type ClientRow = Api['clients']['clients'][number];
 export type Pair = Api['pairs']['pairs'][number];
 export type Timeseries = Api['timeseries'];
 export type TimePoint = Timeseries['points'][number];
+/** What an automatic range left out: calls dated by a wrong clock, or before the window. */
+export type ClockOutliers = Timeseries['outliers'];
+export type DatedGroup = NonNullable<ClockOutliers['past']>;
 export type SessionPage = Api['sessions'];
 export type SessionView = SessionPage['sessions'][number];
+/** A session dated ahead of the server's clock (`future`) or before MCP existed (`past`). */
+export type ClockSuspect = NonNullable<SessionView['clock_suspect']>;
 export type SessionDetail = Api['session'];
 /** What the session's startups said about the SDK (`null` from older SDKs). */
 export type SdkFacts = SessionDetail['sdk'];

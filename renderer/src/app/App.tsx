@@ -75,7 +75,7 @@ export function App() {
           <FilterBar bare={page?.filters === false} />
           {page?.filters !== false && <ProjectWarning />}
           <main className="content" id="main" tabIndex={-1} key={loc.path}>
-            {page ? page.render() : <NotFound />}
+            {page ? page.render() : <NotFound path={loc.path} />}
           </main>
         </div>
       </div>
@@ -84,10 +84,12 @@ export function App() {
   );
 }
 
-function NotFound() {
+/** Any path the app has no page for: said plainly, inside the shell, with a way back. */
+function NotFound({ path }: { path: string }) {
   return (
-    <div className="state">
-      <div className="state-title">No page here</div>
+    <div className="state" data-testid="not-found">
+      <h1 className="state-title">No page at {path}</h1>
+      <p className="muted">Pages live one level deep, such as /sessions or /tool?name=…</p>
       <Link className="btn" href="/">
         Go to the overview
       </Link>

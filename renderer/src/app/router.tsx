@@ -1,7 +1,7 @@
 /**
- * A tiny history-API router. Routes are one path segment (`/sessions`, `/session?id=…`):
- * the build uses relative asset URLs, so a deeper path would resolve them against the wrong
- * folder on reload. Every identifier rides in the query string, next to the filters.
+ * A tiny history-API router. Routes are one path segment (`/sessions`, `/session?id=…`) and
+ * every identifier rides in the query string, next to the filters; any other path (`/session/x`)
+ * is not a page, and the shell shows its "not found" page for it.
  */
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
@@ -17,7 +17,8 @@ let current = read();
 
 function read(): Location {
   const { pathname, search } = window.location;
-  const path = '/' + (pathname.split('/').filter(Boolean)[0] ?? '');
+  // The whole path, trailing slashes aside: `/session/x` must not quietly open `/session`.
+  const path = '/' + pathname.split('/').filter(Boolean).join('/');
   return { path, params: new URLSearchParams(search), href: path + search };
 }
 

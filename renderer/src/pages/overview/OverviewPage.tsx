@@ -12,6 +12,7 @@ import { useAppData } from '../../app/status';
 import { bucketName, CallsOverTime } from '../../components/charts/CallsOverTime';
 import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
 import { ToolAgreements } from '../../components/AgreementList';
+import { SeriesClockNote } from '../../components/ClockFlags';
 import { InsightList } from '../../components/InsightList';
 import { LiveFeed } from '../../components/LiveFeed';
 import { OutcomeBar } from '../../components/OutcomeBar';
@@ -152,6 +153,7 @@ export function OverviewPage() {
                   </>
                 )}
               </ResourceBody>
+              <SeriesClockNote outliers={series.data?.outliers} />
             </Panel>
             <Panel title="Latency">
               <LatencyBuckets

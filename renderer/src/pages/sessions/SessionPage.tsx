@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
+import { ClockFlag } from '../../components/ClockFlags';
 import { CopyButton } from '../../components/CopyButton';
 import { ExportMenu } from '../../components/ExportMenu';
 import { Fact } from '../../components/Fact';
@@ -81,6 +82,7 @@ export function SessionPage() {
         </h1>
         <CopyButton text={session.id} label="Copy id" />
         <ProxiedBadge sdk={session.sdk} />
+        <ClockFlag suspect={session.clock_suspect} />
         <div className="spacer" />
         <Link className="btn" href={link('/calls', { session: session.id })}>
           Raw calls

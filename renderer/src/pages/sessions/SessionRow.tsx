@@ -6,6 +6,7 @@
 import { memo } from 'react';
 import type { SessionSort, SessionView } from '../../api/types';
 import { Link } from '../../app/router';
+import { ClockFlag } from '../../components/ClockFlags';
 import { OutcomeBar } from '../../components/OutcomeBar';
 import { ProxiedBadge } from '../../components/ProxiedBadge';
 import { fmtAgo, fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
@@ -97,6 +98,8 @@ export const SessionRowView = memo(function SessionRowView({
             {title}
           </bdi>
           <span className="row-sub mono">
+            {/* First, so a long id gives way rather than the flag. */}
+            <ClockFlag suspect={s.clock_suspect} />
             {s.id} <ProxiedBadge sdk={s.sdk} />
           </span>
         </Link>
@@ -118,6 +121,7 @@ export const SessionRowView = memo(function SessionRowView({
       </span>
       <span role="cell" className="vcell" title={fmtDateTime(s.last_seen_ms)}>
         {fmtAgo(s.last_seen_ms)}
+        <ClockFlag suspect={s.clock_suspect} />
       </span>
       <span role="cell" className="vcell num hide-narrow">
         {fmtMs(s.duration_ms)}
