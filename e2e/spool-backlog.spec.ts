@@ -100,6 +100,11 @@ test('a backlog left by a previous run is shown while it is applied, then is in 
       'title',
       'SDKs got their 202; these calls are safely spooled and will appear in every figure within moments.',
     );
+    // Where the figures are, the page says they are partial, and by how much.
+    const partial = page.getByTestId('figures-partial');
+    await expect(partial).toContainText(
+      /Applying [\d,]+ acknowledged calls — figures partial\. They fill in by themselves/,
+    );
     const status = page.getByTestId('spool-status');
     await expect(status).toHaveAttribute('role', 'status');
     await expect(status).toHaveAttribute('aria-live', 'polite');
@@ -117,6 +122,7 @@ test('a backlog left by a previous run is shown while it is applied, then is in 
 
     // It counts down as slices are applied, and goes away when the backlog is gone.
     await expect(pending).toHaveCount(0, { timeout: 180_000 });
+    await expect(partial).toHaveCount(0);
     const seen = await page.evaluate(
       () => (window as unknown as { spoolCounts: [number, number][] }).spoolCounts,
     );
@@ -185,6 +191,7 @@ test('when spooled calls cannot be stored, every page says why in plain text, un
     );
     // Not "applying" while nothing can be applied: the banner says it all.
     await expect(page.getByTestId('spool-pending')).toHaveCount(0);
+    await expect(page.getByTestId('figures-partial')).toHaveCount(0);
 
     // What the banner promises: a new flush is refused with 503, and not stored.
     const res = await server.ingest(

@@ -18,6 +18,7 @@ import { ProjectWarning } from './ProjectWarning';
 import { KeyboardHelp } from './KeyboardHelp';
 import { useFilters } from './filters';
 import { NAV } from './nav';
+import { PartialFigures } from './PartialFigures';
 import { Link, navigate, useLocation } from './router';
 import { Sidebar } from './Sidebar';
 import { SpoolFailure } from './SpoolNotice';
@@ -74,6 +75,7 @@ export function App() {
           <SpoolFailure />
           <FilterBar bare={page?.filters === false} />
           {page?.filters !== false && <ProjectWarning />}
+          {page?.filters && <PartialFigures />}
           <main className="content" id="main" tabIndex={-1} key={loc.path}>
             {page ? page.render() : <NotFound path={loc.path} />}
           </main>
