@@ -85,3 +85,16 @@ it('only badly dated calls: the chart shows them, still flagged', async () => {
   expect(only.points.reduce((a, p) => a + p.calls, 0)).toBe(1);
   expect(only.outliers.note).toBe('1 call dated 1970 — clock not set?');
 });
+
+it('a call dated in year 0099 is stored in 0099 — started_at and started_ms agree — and flagged', async () => {
+  const started_at = '0099-12-31T23:59:59.250Z';
+  expect(await h.ingest({ batch: [call({ t: started_at, session_id: 's_year99' })] })).toBe(202);
+  const { calls } = await h.get<{ calls: { started_at: string; started_ms: number }[] }>(
+    '/api/calls?session=s_year99',
+  );
+  expect(calls).toHaveLength(1);
+  expect(calls[0]!.started_at).toBe(started_at);
+  expect(new Date(calls[0]!.started_ms).toISOString()).toBe(started_at);
+  const one = await h.get<{ session: { clock_suspect: string | null } }>('/api/sessions/s_year99');
+  expect(one.session.clock_suspect).toBe('past');
+});
