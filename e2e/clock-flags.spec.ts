@@ -5,7 +5,7 @@
  * where the data is and says what it left out; such sessions carry a visible flag.
  */
 import { expect, test } from './server.js';
-import { call, guardConsole, projectOf, sessionId } from './ui-helpers.js';
+import { call, guardConsole, projectOf, sessionId, shootBoth } from './ui-helpers.js';
 
 const KEY = 'mp_live_clock_e2e';
 
@@ -30,6 +30,7 @@ test('the Overview chart keeps to the data and names the outliers', async ({ pag
   );
   await expect(page.getByText(/use bucket=day/)).toHaveCount(0);
   await expect(page.getByTestId('series-bucket')).toHaveText(/minute|hour/i);
+  await shootBoth(page, 'clock-flags-overview');
   console.check();
 });
 
@@ -40,9 +41,22 @@ test('sessions dated ahead of the clock or before MCP are flagged, in the list a
   const console = guardConsole(page);
   await page.goto(`${devtools.url}/sessions?project=${projectOf(KEY)}`);
   const row = (n: number) => page.locator(`[data-session="${sessionId(n)}"]`);
-  await expect(row(3).getByTestId('clock-flag')).toHaveText('future-dated');
-  await expect(row(2).getByTestId('clock-flag')).toHaveText('clock not set?');
+  for (const [n, text] of [
+    [3, 'future-dated'],
+    [2, 'clock not set?'],
+  ] as const) {
+    const flag = row(n).getByTestId('clock-flag');
+    await expect(flag).toHaveText(text);
+    // Whole, not cut off by its cell: one-line cells clip what overflows them.
+    const [box, cell] = await Promise.all([
+      flag.boundingBox(),
+      flag.locator('xpath=..').boundingBox(),
+    ]);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(cell!.x + cell!.width);
+    expect(await flag.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  }
   await expect(row(1).getByTestId('clock-flag')).toHaveCount(0);
+  await shootBoth(page, 'clock-flags-sessions');
   await page.goto(`${devtools.url}/session?id=${sessionId(3)}&project=${projectOf(KEY)}`);
   await expect(page.locator('.page-head').getByTestId('clock-flag')).toHaveText('future-dated');
   console.check();

@@ -40,7 +40,7 @@ export function ClockFlag({ suspect }: { suspect: ClockSuspect | null | undefine
   if (!suspect) return null;
   const { label, title } = FLAG[suspect];
   return (
-    <span className="clock-flag" title={title} data-testid="clock-flag">
+    <span className="badge warn clock-flag" title={title} data-testid="clock-flag">
       {label}
     </span>
   );

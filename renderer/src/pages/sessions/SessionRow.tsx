@@ -121,7 +121,6 @@ export const SessionRowView = memo(function SessionRowView({
       </span>
       <span role="cell" className="vcell" title={fmtDateTime(s.last_seen_ms)}>
         {fmtAgo(s.last_seen_ms)}
-        <ClockFlag suspect={s.clock_suspect} />
       </span>
       <span role="cell" className="vcell num hide-narrow">
         {fmtMs(s.duration_ms)}
