@@ -144,6 +144,16 @@ function lockFile(path: string, dbPath: string): InstanceLock {
   };
 }
 
+/** Creates an empty file at `path` unless one exists; an existing file is not opened for writing. */
+function createIfMissing(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx'));
+  } catch (error) {
+    // A write-protected database is the store's to report, with its own words.
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  }
+}
+
 /**
  * Takes the lock for `dbPath`, or throws {@link InstanceLockedError} at once (no waiting) when
  * another process holds it — under this name, a symlink to it, or a hard link to it. Two locks
@@ -157,7 +167,7 @@ export function acquireInstanceLock(dbPath: string): InstanceLock {
   const realPath = realDbPath(dbPath);
   const byPath = lockFile(lockPathFor(realPath), dbPath);
   try {
-    closeSync(openSync(realPath, 'a'));
+    createIfMissing(realPath);
     const byInode = lockFile(inodeLockPathFor(realPath), dbPath);
     return {
       path: byPath.path,
