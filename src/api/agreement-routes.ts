@@ -2,8 +2,8 @@
  * `GET /api/agreements`: the cross-tool agreement verdicts SDKs send (PHP 0.1.6+), grouped by
  * the field and the pair of tools compared, plus the latest verdicts themselves.
  */
-import { echo, limitOf } from './metrics-params.js';
-import { intParam } from './params.js';
+import { echo } from './metrics-params.js';
+import { intParam, limitOf } from './params.js';
 import type { RouteMap } from './types.js';
 
 export const agreementRoutes = {
