@@ -63,3 +63,26 @@ export function originAllowed(
     return false;
   }
 }
+
+/**
+ * The policy for a listener bound on `hosts`: a non-loopback bind address is an allowed `Host`
+ * name itself, and binding a wildcard accepts any `Host` (the user opted in to LAN access).
+ */
+export function hostPolicyFor(
+  hosts: readonly string[],
+  allowedHosts: readonly string[] = [],
+): HostPolicy {
+  return {
+    allowedHosts: [
+      ...allowedHosts,
+      ...hosts.filter((h) => !isLoopbackName(h) && h !== '0.0.0.0' && h !== '::'),
+    ].map((h) => h.toLowerCase()),
+    wildcard: hosts.some((h) => h === '0.0.0.0' || h === '::'),
+  };
+}
+
+/** The URL users see for a listener on `hosts`: `localhost` whenever a loopback or wildcard is bound. */
+export function endpointFor(policy: HostPolicy, hosts: readonly string[], port: number): string {
+  const host = policy.wildcard || hosts.some((h) => isLoopbackName(h)) ? 'localhost' : hosts[0]!;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -3,16 +3,15 @@
  * renderer, and the built renderer itself. The CLI and the Electron shell both start exactly
  * this, so the dashboard is identical in a browser tab and in the app window.
  */
-import { createServer, type Server } from 'node:http';
 import type { RouteMap, ServerInfo } from '../api/types.js';
 import { DEFAULT_PORT } from '../shared/defaults.js';
 import { createSpooledIngest, LiveBus, RateLimiter, type SpooledIngest } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
-import { createRetention, type RetentionOptions } from '../store/retention/index.js';
-import { isLoopbackName, type HostPolicy } from './host-guard.js';
-import { listenAll, PortInUseError } from './listen.js';
+import type { RetentionOptions } from '../store/retention/index.js';
+import { endpointFor, hostPolicyFor } from './host-guard.js';
+import { serveHttp } from './http-servers.js';
 import { createRequestHandler } from './request-handler.js';
-import { sendJson } from './respond.js';
+import { startRetention } from './retention.js';
 import { defaultRendererDir } from './static.js';
 import { VERSION } from './version.js';
 
@@ -54,17 +53,15 @@ export interface RunningServer {
 
 const LOOPBACKS = ['127.0.0.1', '::1'];
 
-/** Starts the server; rejects with {@link PortInUseError} when the port is taken. */
+/**
+ * Starts the server; rejects with {@link PortInUseError} when the port is taken. The parts:
+ * the ingest spool (src/ingest), the request handler (./request-handler.ts), the listeners
+ * (./http-servers.ts) and background retention (./retention.ts).
+ */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { store } = options;
   const hosts = options.hosts?.length ? options.hosts : LOOPBACKS;
-  const policy: HostPolicy = {
-    allowedHosts: [
-      ...(options.allowedHosts ?? []),
-      ...hosts.filter((h) => !isLoopbackName(h) && h !== '0.0.0.0' && h !== '::'),
-    ].map((h) => h.toLowerCase()),
-    wildcard: hosts.some((h) => h === '0.0.0.0' || h === '::'),
-  };
+  const policy = hostPolicyFor(hosts, options.allowedHosts);
   const bus = new LiveBus();
   const ingest: SpooledIngest = createSpooledIngest({
     store,
@@ -72,7 +69,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
     maxBacklogPayloads: options.maxSpoolPayloads,
   });
-  const rendererDir = options.rendererDir ?? defaultRendererDir();
   const info: ServerInfo = {
     endpoint: '',
     addresses: [],
@@ -89,59 +85,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     info,
     app,
     policy,
-    rendererDir,
+    rendererDir: options.rendererDir ?? defaultRendererDir(),
     routes: options.routes,
   });
 
-  const makeServer = (): Server => {
-    const server = createServer((req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent)
-          sendJson(res, 500, { error: `internal error: ${(error as Error).message}` });
-        else res.destroy();
-      });
-    });
-    server.keepAliveTimeout = 65_000;
-    server.requestTimeout = 30_000;
-    return server;
-  };
-
-  let bound: Awaited<ReturnType<typeof listenAll>> | undefined;
-  // With port 0 the kernel picks a port on the first address; on the rare chance the same
-  // number is taken on the second, try again with a fresh one.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      bound = await listenAll(makeServer, hosts, options.port ?? DEFAULT_PORT);
-      break;
-    } catch (error) {
-      if (!(error instanceof PortInUseError) || options.port !== 0 || attempt >= 5) throw error;
-    }
-  }
-  const displayHost =
-    policy.wildcard || hosts.some((h) => isLoopbackName(h)) ? 'localhost' : hosts[0]!;
-  info.port = bound.port;
-  info.addresses = bound.addresses;
-  info.endpoint = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${bound.port}`;
-  const servers = bound.servers;
-  const retention =
-    options.retention === false ? undefined : createRetention(store, options.retention);
-  retention?.start();
+  const http = await serveHttp(handle, hosts, options.port ?? DEFAULT_PORT);
+  info.port = http.port;
+  info.addresses = http.addresses;
+  info.endpoint = endpointFor(policy, hosts, http.port);
+  const retention = startRetention(store, options.retention);
   return {
     url: info.endpoint,
     info,
     bus,
     close: async () => {
-      retention?.stop();
+      retention.stop();
       ingest.close();
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              s.closeAllConnections();
-            }),
-        ),
-      );
+      await http.close();
     },
   };
 }

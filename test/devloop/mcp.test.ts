@@ -6,13 +6,24 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/demo/index.js';
 import { CLI } from '../helpers/cli.js';
+import type { ToolAnswer, ToolName } from '../../src/mcp/server.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 
 type Text = { content: { type: string; text: string }[]; isError?: boolean };
 
-/** The JSON a tool answered. */
-const json = <T = Record<string, unknown>>(r: unknown): T =>
-  JSON.parse((r as Text).content[0]!.text) as T;
+/**
+ * Calls tool `name` and reads the JSON it answered, typed by the tool's own definition
+ * (`ToolAnswer`, src/mcp/tools): the one place the test takes the wire's word for a type.
+ */
+async function answer<K extends ToolName>(
+  client: Client,
+  name: K,
+  args: Record<string, unknown>,
+): Promise<ToolAnswer[K]> {
+  const r = (await client.callTool({ name, arguments: args })) as Text;
+  if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
+  return JSON.parse(r.content[0]!.text) as ToolAnswer[K];
+}
 
 /** Spawns the real `mcpulse-devtools mcp` and connects a real SDK client over stdio. */
 async function connectMcp(db: string): Promise<Client> {
@@ -71,24 +82,18 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
   });
 
   it('list_projects: the demo’s project by its ref, the key prefix as a label', async () => {
-    const r = json<{ projects: { ref: string; key_prefix: string }[]; warnings: unknown[] }>(
-      await client.callTool({ name: 'list_projects', arguments: {} }),
-    );
+    const r = await answer(client, 'list_projects', {});
     const ref = createHash('sha256').update('mp_live_demo').digest('hex').slice(0, 12);
     // The demo's key, the dropped item's (mp_live_test) and mp_live_other: three projects.
     expect(r.projects).toHaveLength(3);
     expect(r.projects).toContainEqual(expect.objectContaining({ ref, key_prefix: 'mp_live_demo' }));
     expect(r.warnings).toEqual([]);
-    const byRef = json<{ total: number }>(
-      await client.callTool({ name: 'list_sessions', arguments: { project: ref } }),
-    );
+    const byRef = await answer(client, 'list_sessions', { project: ref });
     expect(byRef.total).toBe(7);
   });
 
   it('list_sessions: the demo’s sessions with their numbers', async () => {
-    const r = json<{ total: number; sessions: { id: string; calls: number; retries: number }[] }>(
-      await client.callTool({ name: 'list_sessions', arguments: { project: 'mp_live_demo' } }),
-    );
+    const r = await answer(client, 'list_sessions', { project: 'mp_live_demo' });
     expect(r.total).toBe(7);
     expect(new Set(r.sessions.map((s) => s.id))).toEqual(new Set(sessions));
     expect(r.sessions.reduce((a, s) => a + s.calls, 0)).toBe(46);
@@ -96,28 +101,13 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
   });
 
   it('session_calls: defaults to the latest session, and explains each call', async () => {
-    const latest = json<{ session: { id: string; calls: number }; calls: unknown[] }>(
-      await client.callTool({ name: 'session_calls', arguments: {} }),
-    );
-    const newest = json<{ sessions: { id: string }[] }>(
-      await client.callTool({ name: 'list_sessions', arguments: { limit: 1 } }),
-    );
+    const latest = await answer(client, 'session_calls', {});
+    const newest = await answer(client, 'list_sessions', { limit: 1 });
     // The most recent activity: a demo session (the capture's calls are dated earlier).
     expect(latest.session.id).toBe(newest.sessions[0]!.id);
     expect(sessions).toContain(latest.session.id);
     expect(latest.calls).toHaveLength(latest.session.calls);
-    const r = json<{
-      calls: {
-        tool: string;
-        outcome: string;
-        retried: boolean;
-        first_call_success: boolean;
-        why: string;
-      }[];
-      chains: { resolved: boolean; calls: number; retries: number }[];
-    }>(
-      await client.callTool({ name: 'session_calls', arguments: { session_id: 's_e4cc6a39269d' } }),
-    );
+    const r = await answer(client, 'session_calls', { session_id: 's_e4cc6a39269d' });
     expect(r.calls.filter((c) => c.first_call_success).map((c) => c.tool)).toEqual([
       'slow_tool',
       'fast_tool',
@@ -134,11 +124,7 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
   });
 
   it('tool_health: per-tool numbers, dead tools and insights', async () => {
-    const r = json<{
-      totals: { calls: number; dead_tools: number };
-      tools: { name: string; calls: number; dead: boolean; registered: boolean }[];
-      insights: { tool: string; severity: string }[];
-    }>(await client.callTool({ name: 'tool_health', arguments: { project: 'mp_live_demo' } }));
+    const r = await answer(client, 'tool_health', { project: 'mp_live_demo' });
     expect(r.totals).toMatchObject({ calls: 46, dead_tools: 1 });
     expect(r.tools.find((x) => x.name === 'archive_project')).toMatchObject({
       calls: 0,
@@ -153,16 +139,9 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
   });
 
   it('retry_chains: resolved and unresolved', async () => {
-    const all = json<{ total: number; resolved: number; unresolved: number }>(
-      await client.callTool({ name: 'retry_chains', arguments: { project: 'mp_live_demo' } }),
-    );
+    const all = await answer(client, 'retry_chains', { project: 'mp_live_demo' });
     expect(all).toMatchObject({ total: 8, resolved: 6, unresolved: 2 });
-    const open = json<{ chains: { tool: string; resolved: boolean; final_outcome: string }[] }>(
-      await client.callTool({
-        name: 'retry_chains',
-        arguments: { project: 'mp_live_demo', resolved: false },
-      }),
-    );
+    const open = await answer(client, 'retry_chains', { project: 'mp_live_demo', resolved: false });
     expect(open.chains).toHaveLength(2);
     expect(
       open.chains.every(
@@ -172,9 +151,7 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
   });
 
   it('rejected_items: what the endpoint dropped, with production’s reason', async () => {
-    const r = json<{ rejections: { reason: string; item: string }[] }>(
-      await client.callTool({ name: 'rejected_items', arguments: {} }),
-    );
+    const r = await answer(client, 'rejected_items', {});
     expect(r.rejections).toEqual([
       expect.objectContaining({ reason: 'started_at: Invalid datetime' }),
     ]);
@@ -182,24 +159,14 @@ describe('mcp: an MCP server over the data, through a real stdio client', () => 
   });
 
   it('hash_arguments: the SDKs’ args_hash, from a value or from JSON text', async () => {
-    expect(json(await client.callTool({ name: 'hash_arguments', arguments: {} }))).toEqual({
+    expect(await answer(client, 'hash_arguments', {})).toEqual({
       args_hash: '44136fa355b3',
       canonical: '{}',
       unhashable: false,
     });
-    const a = json<{ args_hash: string; canonical: string }>(
-      await client.callTool({
-        name: 'hash_arguments',
-        arguments: { arguments: { b: 1.0, a: 'x' } },
-      }),
-    );
+    const a = await answer(client, 'hash_arguments', { arguments: { b: 1.0, a: 'x' } });
     expect(a.canonical).toBe('{"a":"x","b":1}');
-    const b = json<{ args_hash: string }>(
-      await client.callTool({
-        name: 'hash_arguments',
-        arguments: { json: '{ "a": "x", "b": 1.0 }' },
-      }),
-    );
+    const b = await answer(client, 'hash_arguments', { json: '{ "a": "x", "b": 1.0 }' });
     expect(b.args_hash).toBe(a.args_hash);
     const bad = (await client.callTool({
       name: 'hash_arguments',
