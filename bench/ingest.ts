@@ -27,6 +27,7 @@ import {
   spawnServer,
   type Proc,
 } from './ingest/util.js';
+import { getRemote } from '../src/api/remote.js';
 
 const { values } = parseArgs({
   options: {
@@ -76,14 +77,9 @@ interface Row {
   endToEndPerSec?: number;
 }
 
-interface SpoolAnswer {
-  spool: { pendingRequests: number; pendingPayloads: number } | null;
-}
-
 /** Reads the spool's backlog (a route that does not itself apply it). */
 async function spoolNow(url: string): Promise<number> {
-  const res = await fetch(`${url}/api/spool`);
-  return ((await res.json()) as SpoolAnswer).spool?.pendingPayloads ?? 0;
+  return (await getRemote(url, 'spool')).spool?.pendingPayloads ?? 0;
 }
 
 /** Waits until the devtools server has applied everything it acknowledged; returns ms. */

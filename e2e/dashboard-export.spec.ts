@@ -16,6 +16,7 @@ import {
   shootBoth,
   startup,
 } from './ui-helpers.js';
+import { getRemote } from '../src/api/remote.js';
 
 const KEY = 'mp_live_export_e2e';
 const PROJECT = projectOf(KEY);
@@ -111,13 +112,7 @@ test('the top bar exports the filtered view as replayable JSONL, CSV and markdow
   expect(replay.status).toBe(202);
   expect(replay.headers.get('x-mcpulse-rejected')).toBe('0');
   const summary = async (project: string): Promise<unknown> => {
-    const s = (await (await fetch(`${devtools.url}/api/summary?project=${project}`)).json()) as {
-      calls: number;
-      sessions: number;
-      first_call_success: unknown;
-      outcomes: unknown;
-      retries: number;
-    };
+    const s = await getRemote(devtools.url, 'summary', { project });
     return [s.calls, s.sessions, s.first_call_success, s.outcomes, s.retries];
   };
   expect(await summary(projectOf(REPLAY))).toEqual(await summary(PROJECT));

@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { expect, startDevtools, test } from './server.js';
 import { call, guardConsole, ingestAll, projectOf, sessionId, shootBoth } from './ui-helpers.js';
+import { getRemote } from '../src/api/remote.js';
 
 const KEY = 'mp_live_settings_e2e';
 const PROJECT = projectOf(KEY);
@@ -92,9 +93,7 @@ test('price and retention caps: validated beside the field, saved, applied', asy
     await expect(page.getByTestId('retention-last-pass')).toContainText(/deleted [\d,]+ calls/, {
       timeout: 15_000,
     });
-    const status = (await (await fetch(`${server.url}/api/status`)).json()) as {
-      counts: { calls: number };
-    };
+    const status = await getRemote(server.url, 'status');
     expect(status.counts.calls).toBeLessThanOrEqual(1000);
     expect(status.counts.calls).toBeGreaterThan(0);
     await page.reload();
@@ -146,9 +145,7 @@ test('clear all data asks for the phrase, then every open dashboard empties live
     // The other tab empties on the `cleared` event, no reload.
     await expect(overview.getByText('Waiting for the first payload')).toBeVisible();
     await expect(panel).toContainText('now 0 calls');
-    const status = (await (await fetch(`${server.url}/api/status`)).json()) as {
-      counts: { calls: number; startups: number; batches: number };
-    };
+    const status = await getRemote(server.url, 'status');
     expect(status.counts).toMatchObject({ calls: 0, startups: 0, batches: 0 });
     console.check();
     overviewConsole.check();

@@ -11,6 +11,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findChromium } from './chromium-path.js';
 import { expect, test, type DevtoolsServer } from './server.js';
+import { getRemote } from '../src/api/remote.js';
 
 test.use({
   launchOptions: {
@@ -47,8 +48,7 @@ const marker = (session: string, tool = 'marker_tool') => ({
 async function calls(
   devtools: DevtoolsServer,
 ): Promise<{ session_id: string; tool_name: string }[]> {
-  const res = await fetch(`${devtools.url}/api/calls?limit=10000`);
-  return ((await res.json()) as { calls: { session_id: string; tool_name: string }[] }).calls;
+  return (await getRemote(devtools.url, 'calls', { limit: 10000 })).calls;
 }
 
 /** GET with an arbitrary Host header, from Node (a browser cannot forge Host). */

@@ -11,6 +11,7 @@ import { openStore } from '../src/store/index.js';
 import { expect, startDevtools, test } from './server.js';
 import { call, guardConsole, projectOf, sessionId, shootBoth } from './ui-helpers.js';
 import { connectionOf } from '../src/store/connection.js';
+import { getRemote } from '../src/api/remote.js';
 
 /** Leaves `requests` spooled requests of `perRequest` calls each in a fresh database file. */
 function seedSpool(
@@ -136,9 +137,7 @@ test('a backlog left by a previous run is shown while it is applied, then is in 
     });
 
     // The server agrees, and every spooled call is in the figures.
-    const spool = (await (await fetch(`${server.url}/api/spool`)).json()) as {
-      spool: { pendingPayloads: number; pendingRequests: number; failing: string | null };
-    };
+    const spool = await getRemote(server.url, 'spool');
     expect(spool.spool).toMatchObject({ pendingPayloads: 0, pendingRequests: 0, failing: null });
     await expect(page.getByTestId('card-calls')).toContainText('200,000', { timeout: 30_000 });
     await expect(page.getByTestId('card-calls')).toContainText('error rate 10.0%');

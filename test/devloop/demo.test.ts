@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type CallRow, type StartupRow } from '../../src/store/index.js';
+import { openStore, type CallRow } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -35,7 +35,7 @@ describe('demo against a running dashboard', () => {
   });
 
   it('stores the scripted traffic: sessions, clients, outcomes, startups', async () => {
-    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls?limit=1000');
+    const { calls } = await t.api('calls', { limit: 1000 });
     expect(calls).toHaveLength(46);
     expect(new Set(calls.map((c) => c.session_id)).size).toBe(7);
     expect(tally(calls)).toEqual({ ok: 34, empty: 7, bad_args: 2, tool_error: 1, crashed: 2 });
@@ -44,7 +44,7 @@ describe('demo against a running dashboard', () => {
     );
     // Every started_at is a real, recent instant.
     for (const c of calls) expect(Math.abs(Date.now() - c.started_ms)).toBeLessThan(120_000);
-    const { startups } = await t.api<{ startups: StartupRow[] }>('/api/startups?limit=100');
+    const { startups } = await t.api('startups', { limit: 100 });
     expect(startups).toHaveLength(8);
     // Two clients of one server process: two startups, one session.
     const sso = calls.find((c) => c.client_name === 'Visual Studio Code')!.session_id;
@@ -68,7 +68,7 @@ describe('demo against a running dashboard', () => {
   });
 
   it('gives the numbers the scripts determine (docs/cli.md, "What the demo sends")', async () => {
-    const summary = await t.api('/api/summary?project=mp_live_demo');
+    const summary = await t.api('summary', { project: 'mp_live_demo' });
     expect(summary).toMatchObject({
       calls: 46,
       sessions: 7,
@@ -82,9 +82,7 @@ describe('demo against a running dashboard', () => {
       unregistered_tools: 1,
       clients: 5,
     });
-    const chains = await t.api<{ resolved: number; unresolved: number }>(
-      '/api/chains?project=mp_live_demo',
-    );
+    const chains = await t.api('chains', { project: 'mp_live_demo' });
     expect(chains).toMatchObject({ resolved: 6, unresolved: 2 });
     const tools = (
       summary as { tools: { name: string; calls: number; first_call_successes: number }[] }
@@ -96,9 +94,7 @@ describe('demo against a running dashboard', () => {
   });
 
   it('groups everything under the demo key’s project', async () => {
-    const { projects } = await t.api<{
-      projects: { key_prefix: string; calls: number; sessions: number }[];
-    }>('/api/projects');
+    const { projects } = await t.api('projects');
     expect(projects).toEqual([
       expect.objectContaining({ key_prefix: 'mp_live_demo', calls: 46, sessions: 7 }),
     ]);

@@ -5,6 +5,9 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Api } from '../../src/api/handlers.js';
+import { answerOf, getRemote, operationPath, type ApiQuery } from '../../src/api/remote.js';
+import type { ApiName } from '../../src/shared/api-routes.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
@@ -19,8 +22,8 @@ export interface TestServer {
     body: unknown,
     init?: { key?: string | null; headers?: Record<string, string> },
   ): Promise<Response>;
-  /** GET a JSON API path, asserting a 200. */
-  api<T = Record<string, unknown>>(path: string): Promise<T>;
+  /** GET operation `name` (query values, or a query string), asserting a 200; typed by the API. */
+  api<K extends ApiName>(name: K, query?: ApiQuery): Promise<Api[K]>;
   close(): Promise<void>;
 }
 
@@ -79,10 +82,11 @@ export async function startTestServer(
         body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
       });
     },
-    api: async <T>(path: string) => {
+    api: async (name, query) => {
+      const path = operationPath(name, query);
       const res = await fetch(`${url}${path}`);
       if (res.status !== 200) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-      return (await res.json()) as T;
+      return answerOf(name, await res.json());
     },
     close: async () => {
       await server.close();
@@ -114,8 +118,8 @@ export function storedBySession(path: string): Record<string, number> {
 export async function untilSpoolApplied(url: string): Promise<number> {
   let first: number | undefined;
   for (;;) {
-    const res = await fetch(`${url}/api/spool`);
-    const { spool } = (await res.json()) as { spool: { pendingRequests: number } };
+    const { spool } = await getRemote(url, 'spool');
+    if (!spool) throw new Error('the server reports no spool');
     first ??= spool.pendingRequests;
     if (spool.pendingRequests === 0) return first;
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -56,8 +56,11 @@ const leftInSpool = (sessions: string[], perBatch: number, keyPrefix: string): S
 const serverOverSpool = (entries: SpoolEntry[]): Promise<TestServer> =>
   startTestServer({ retention: false }, (store) => store.spool.add(entries));
 
-const spoolOf = async (server: TestServer): Promise<SpoolState> =>
-  (await server.api<{ spool: SpoolState }>('/api/spool')).spool;
+const spoolOf = async (server: TestServer): Promise<SpoolState> => {
+  const { spool } = await server.api('spool');
+  if (!spool) throw new Error('the server reports no spool');
+  return spool;
+};
 
 describe('ingest spool', () => {
   it('stores a lone flush before answering it', async () => {
@@ -84,9 +87,9 @@ describe('ingest spool', () => {
     }
     expect((await spoolOf(t)).spooledRequests).toBeGreaterThan(0);
     // A read sees every acknowledged call, and so does the file afterwards.
-    const status = await t.api<{ counts: { calls: number }; spool: SpoolState }>('/api/status');
+    const status = await t.api('status');
     expect(status.counts.calls).toBe(12 * 3 * 40);
-    expect(status.spool.pendingRequests).toBe(0);
+    expect(status.spool?.pendingRequests).toBe(0);
     expect(storedBySession(t.dbPath)).toEqual(Object.fromEntries(sessions.map((s) => [s, 120])));
     const raw = new Database(t.dbPath, { readonly: true });
     try {
@@ -112,9 +115,9 @@ describe('ingest spool', () => {
         } else {
           for (const b of bodies) expect((await server.ingest(b)).status).toBe(202);
         }
-        const summary = await server.api('/api/summary');
-        const chains = await server.api('/api/chains?limit=500');
-        const sessionsPage = await server.api('/api/sessions?limit=100');
+        const summary = await server.api('summary');
+        const chains = await server.api('chains', { limit: 500 });
+        const sessionsPage = await server.api('sessions', { limit: 100 });
         const spooled = (await spoolOf(server)).spooledRequests;
         return { summary, chains, sessionsPage, spooled };
       } finally {
@@ -152,9 +155,7 @@ describe('ingest spool', () => {
       expect(a.status).toBe(202);
       expect(a.headers.get('x-mcpulse-rejected')).toBe('1');
     }
-    const rejections = await t.api<{ rejections: { reason: string; item_index: number }[] }>(
-      '/api/rejections',
-    );
+    const rejections = await t.api('rejections');
     expect(rejections.rejections).toHaveLength(6);
     for (const r of rejections.rejections) {
       expect(r.item_index).toBe(1);
@@ -163,15 +164,15 @@ describe('ingest spool', () => {
     const calls = events.filter((e) => e.type === 'call');
     expect(calls).toHaveLength(6);
     // Published once stored: with the ids the database gave them.
-    const ids = (await t.api<{ calls: { id: number }[] }>('/api/calls')).calls.map((c) => c.id);
+    const ids = (await t.api('calls')).calls.map((c) => c.id);
     expect(calls.map((e) => (e.data as { id: number }).id).sort()).toEqual(ids.sort());
   });
 
   it('applies what a previous run left in the spool, exactly once', async () => {
     t = await serverOverSpool(leftInSpool(['s_left_1', 's_left_2'], 30, 'mp_live_left'));
-    const status = await t.api<{ counts: { calls: number }; spool: SpoolState }>('/api/status');
+    const status = await t.api('status');
     expect(status.counts.calls).toBe(60);
-    expect(status.spool.pendingRequests).toBe(0);
+    expect(status.spool?.pendingRequests).toBe(0);
     expect(t.store.spool.backlog()).toEqual({ requests: 0, payloads: 0, oldestMs: null });
     expect(t.store.read.projects().map((p) => p.key_prefix)).toEqual(['mp_live_left']);
     expect(storedBySession(t.dbPath)).toEqual({ s_left_1: 30, s_left_2: 30 });
@@ -196,7 +197,7 @@ describe('ingest spool', () => {
     expect(spool.spooledRequests - spool.pendingRequests).toBeGreaterThan(0);
     // A flood's backlog is more than a read waits for; once it is applied, all are there.
     await untilSpoolApplied(t.url);
-    const status = await t.api<{ counts: { batches: number } }>('/api/status');
+    const status = await t.api('status');
     expect(status.counts.batches).toBe(sent);
   });
 
@@ -214,7 +215,7 @@ describe('ingest spool', () => {
       // A group is spooled only once the backlog is under the cap: at most cap + one group.
       expect((await spoolOf(t)).pendingPayloads).toBeLessThan(200 + 10 * 50);
     }
-    expect((await t.api<{ counts: { calls: number } }>('/api/status')).counts.calls).toBe(2500);
+    expect((await t.api('status')).counts.calls).toBe(2500);
     // The dashboard heard about the backlog, and that it drained.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(events.some((e) => e.pendingPayloads > 0)).toBe(true);
@@ -228,8 +229,8 @@ describe('ingest spool', () => {
     const pages = connectionOf(t.store).pragma('page_count', { simple: true }) as number;
     connectionOf(t.store).pragma(`max_page_count = ${pages}`);
     // The status route answers anyway (it reads what is there) and names the fault.
-    const status = await t.api<{ spool: SpoolState }>('/api/status');
-    expect(status.spool.failing).toBe('database or disk is full');
+    const status = await t.api('status');
+    expect(status.spool?.failing).toBe('database or disk is full');
     // No new acknowledgement while the backlog cannot be applied: not concurrent, not alone.
     const answers = await Promise.all([
       t.ingest({ batch: batch('s_new_1', 5) }),
@@ -248,7 +249,7 @@ describe('ingest spool', () => {
     // Room again: everything acknowledged is stored, nothing refused is.
     connectionOf(t.store).pragma('max_page_count = 1073741823');
     expect((await t.ingest({ batch: batch('s_after', 5) })).status).toBe(202);
-    await t.api('/api/summary');
+    await t.api('summary');
     expect(storedBySession(t.dbPath)).toEqual({ s_wait_1: 200, s_wait_2: 200, s_after: 5 });
     expect((await spoolOf(t)).failing).toBeNull();
   });

@@ -1,13 +1,5 @@
 /** The metrics routes over a real server: params, shapes, paging, errors. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CallView,
-  ChainView,
-  Insight,
-  SizeBucketCount,
-  Summary,
-  ToolSummary,
-} from '../../src/metrics/report.js';
 import { call, startup } from './helpers.js';
 import { startHarness, type Harness } from './server.js';
 
@@ -84,15 +76,18 @@ afterAll(() => h.close());
 
 describe('GET /api/summary', () => {
   it('all projects together by default; project by id or key prefix', async () => {
-    expect((await h.get<Summary>('/api/summary')).calls).toBe(31);
-    expect((await h.get<Summary>('/api/summary?project=mp_live_test')).calls).toBe(30);
-    expect((await h.get<Summary>('/api/summary?project=2')).calls).toBe(1);
-    expect((await h.get<Summary>('/api/summary?project=mp_live_nope')).calls).toBe(0);
+    expect((await h.get('summary')).calls).toBe(31);
+    expect((await h.get('summary', { project: 'mp_live_test' })).calls).toBe(30);
+    expect((await h.get('summary', { project: 2 })).calls).toBe(1);
+    expect((await h.get('summary', { project: 'mp_live_nope' })).calls).toBe(0);
   });
   it('composes from/to/tool/client/session and echoes the filter', async () => {
-    const s = await h.get<Summary & { filter: Record<string, unknown> }>(
-      `/api/summary?project=1&from=${iso(T0 + 3_600_000)}&client=cursor&tool=search`,
-    );
+    const s = await h.get('summary', {
+      project: 1,
+      from: iso(T0 + 3_600_000),
+      client: 'cursor',
+      tool: 'search',
+    });
     expect(s).toMatchObject({ calls: 2, sessions: 1, retries: 1, retry_chains: 1, errors: 2 });
     expect(s.filter).toMatchObject({ project: 1, client: 'cursor', tool: 'search', to: null });
     expect(s.tools.map((t) => t.name)).toEqual(['search']);
@@ -105,48 +100,38 @@ describe('GET /api/summary', () => {
 });
 
 describe('sessions', () => {
-  type Page = {
-    total: number;
-    sessions: {
-      id: string;
-      calls: number;
-      clients: string[];
-      cost_usd: number;
-      schema_bytes: number | null;
-    }[];
-  };
   it('lists, sorts, searches and pages', async () => {
-    const all = await h.get<Page>('/api/sessions');
+    const all = await h.get('sessions');
     expect(all.total).toBe(3);
     expect(all.sessions.map((s) => s.id)).toEqual([
       's_a00000000002',
       's_a00000000001',
       's_b00000000001',
     ]);
-    const byCalls = await h.get<Page>('/api/sessions?sort=calls&order=asc');
+    const byCalls = await h.get('sessions', { sort: 'calls', order: 'asc' });
     expect(byCalls.sessions.map((s) => s.calls)).toEqual([1, 3, 27]);
-    const byCost = await h.get<Page>('/api/sessions?sort=cost');
+    const byCost = await h.get('sessions', { sort: 'cost' });
     expect(byCost.sessions[0]).toMatchObject({ id: 's_a00000000001', schema_bytes: 1550 });
     expect(byCost.sessions[0]!.cost_usd).toBeCloseTo(
       ((25 * 40_000 + 2 * 100 + 1550) / 4) * 3e-6,
       12,
     );
-    const search = await h.get<Page>('/api/sessions?q=CURSOR');
+    const search = await h.get('sessions', { q: 'CURSOR' });
     expect(search.sessions.map((s) => s.id)).toEqual(['s_a00000000002']);
-    const page2 = await h.get<Page>('/api/sessions?limit=1&offset=1&sort=first_seen&order=asc');
+    const page2 = await h.get('sessions', {
+      limit: 1,
+      offset: 1,
+      sort: 'first_seen',
+      order: 'asc',
+    });
     expect(page2).toMatchObject({ total: 3, offset: 1, limit: 1 });
     expect(page2.sessions).toHaveLength(1);
-    const filtered = await h.get<Page>('/api/sessions?tool=heavy');
+    const filtered = await h.get('sessions', { tool: 'heavy' });
     expect(filtered.sessions.map((s) => [s.id, s.calls])).toEqual([['s_a00000000001', 25]]);
     expect((await h.getRaw('/api/sessions?sort=nope')).status).toBe(400);
   });
   it('detail: calls in order with marks and reasons, chains, tools, startups; 404 for unknown', async () => {
-    const d = await h.get<{
-      calls: CallView[];
-      chains: ChainView[];
-      tools: { tool: string; calls: number }[];
-      startups: unknown[];
-    }>('/api/sessions/s_a00000000001');
+    const d = await h.get('session', { id: 's_a00000000001' });
     expect(d.calls).toHaveLength(27);
     expect(d.calls[0]).toMatchObject({
       tool_name: 'search',
@@ -168,9 +153,7 @@ describe('sessions', () => {
     expect((await h.getRaw('/api/sessions/s_nope')).status).toBe(404);
   });
   it('compare: two sessions side by side per tool', async () => {
-    const c = await h.get<{
-      tools: { tool: string; a: { calls: number } | null; b: { calls: number } | null }[];
-    }>('/api/compare?a=s_a00000000001&b=s_a00000000002');
+    const c = await h.get('compare', { a: 's_a00000000001', b: 's_a00000000002' });
     expect(c.tools.map((t) => [t.tool, t.a?.calls ?? null, t.b?.calls ?? null])).toEqual([
       ['fetch', null, 1],
       ['heavy', 25, null],
@@ -182,35 +165,24 @@ describe('sessions', () => {
 
 describe('chains, tools, sizes, pairs, clients, insights', () => {
   it('chains: totals, resolved filter, per tool', async () => {
-    const c = await h.get<{
-      total: number;
-      resolved: number;
-      unresolved: number;
-      chains: ChainView[];
-      by_tool: unknown[];
-    }>('/api/chains');
+    const c = await h.get('chains');
     expect(c).toMatchObject({ total: 2, resolved: 1, unresolved: 1 });
     expect(c.by_tool).toEqual([{ tool: 'search', chains: 2, resolved: 1, unresolved: 1 }]);
     expect(c.chains.map((x) => x.session_id)).toEqual(['s_a00000000002', 's_a00000000001']);
-    const unresolved = await h.get<{ chains: ChainView[] }>('/api/chains?resolved=false');
+    const unresolved = await h.get('chains', { resolved: 'false' });
     expect(unresolved.chains.map((x) => [x.final_outcome, x.calls.length])).toEqual([
       ['crashed', 2],
     ]);
   });
   it('tools: registered or called, dead and unregistered; tool page', async () => {
-    const t = await h.get<{ tools: ToolSummary[]; insights: Insight[] }>('/api/tools?project=1');
+    const t = await h.get('tools', { project: 1 });
     expect(t.tools.map((x) => [x.name, x.calls, x.registered, x.dead, x.badges])).toEqual([
       ['heavy', 25, true, false, ['heavy_payload', 'low_first_call', 'slow', 'empty_results']],
       ['search', 4, true, false, []],
       ['fetch', 1, false, false, ['unregistered']],
       ['never', 0, true, true, ['never_used']],
     ]);
-    const page = await h.get<{
-      tool: ToolSummary;
-      latency: { histogram: SizeBucketCount[] };
-      chains: { total: number };
-      pairs: { incoming: unknown[]; outgoing: unknown[] };
-    }>('/api/tools/search?project=1');
+    const page = await h.get('tool', { name: 'search', project: 1 });
     expect(page.tool).toMatchObject({ name: 'search', calls: 4, retries: 2 });
     expect(page.chains.total).toBe(2);
     expect(page.pairs.outgoing).toEqual([
@@ -221,7 +193,7 @@ describe('chains, tools, sizes, pairs, clients, insights', () => {
     expect((await h.getRaw('/api/tools/unknown')).status).toBe(404);
   });
   it('insights: hosted thresholds with the 20-call minimum', async () => {
-    const i = await h.get<{ insights: Insight[]; min_calls: number }>('/api/insights?project=1');
+    const i = await h.get('insights', { project: 1 });
     expect(i.min_calls).toBe(20);
     expect(i.insights.map((x) => `${x.severity}:${x.tool}:${x.kind}`)).toEqual([
       'high:heavy:heavy_payload', // avg 40,000 > 30,000 (size: 25 calls)
@@ -232,11 +204,7 @@ describe('chains, tools, sizes, pairs, clients, insights', () => {
     ]);
   });
   it('sizes: histogram, tokens, cost, schema', async () => {
-    const s = await h.get<{
-      response: { units: number; tokens: number; histogram: SizeBucketCount[] };
-      schema: { bytes: number; tools: { name: string }[] };
-      cost: { cost_usd: number; sessions: number };
-    }>('/api/sizes?project=1');
+    const s = await h.get('sizes', { project: 1 });
     expect(s.response.units).toBe(25 * 40_000 + 5 * 100);
     expect(s.response.tokens).toBe(s.response.units / 4);
     expect(s.response.histogram.map((b) => [b.label, b.count]).filter(([, n]) => n)).toEqual([
@@ -249,16 +217,12 @@ describe('chains, tools, sizes, pairs, clients, insights', () => {
     expect(s.cost.cost_usd).toBeCloseTo(((1_000_500 + 1550) / 4) * 3e-6, 12);
   });
   it('pairs and clients', async () => {
-    const p = await h.get<{ total: number; pairs: { from: string; to: string; count: number }[] }>(
-      '/api/pairs?project=1',
-    );
+    const p = await h.get('pairs', { project: 1 });
     expect(p.pairs).toEqual([
       { from: 'search', to: 'fetch', count: 1, share: 0.5 },
       { from: 'search', to: 'heavy', count: 1, share: 0.5 },
     ]);
-    const c = await h.get<{ clients: { client: string; calls: number; sessions: number }[] }>(
-      '/api/clients',
-    );
+    const c = await h.get('clients');
     expect(c.clients.map((x) => [x.client, x.calls, x.sessions])).toEqual([
       ['claude-code', 27, 1],
       ['cursor', 3, 1],
@@ -268,20 +232,14 @@ describe('chains, tools, sizes, pairs, clients, insights', () => {
 });
 
 describe('timeseries', () => {
-  type TS = {
-    bucket: string;
-    points: {
-      start: string;
-      calls: number;
-      first_call_success: { calls: number };
-      p95_ms: number | null;
-    }[];
-  };
   it('gap-filled hours, with FCS numerator/denominator and p95', async () => {
-    const ts = await h.get<TS>(
-      `/api/timeseries?project=1&bucket=hour&from=${iso(T0)}&to=${iso(T0 + 4 * 3_600_000)}`,
-    );
-    expect(ts.points.map((p) => [p.start.slice(11, 13), p.calls])).toEqual([
+    const ts = await h.get('timeseries', {
+      project: 1,
+      bucket: 'hour',
+      from: iso(T0),
+      to: iso(T0 + 4 * 3_600_000),
+    });
+    expect(ts.points.map((p) => [p.start?.slice(11, 13), p.calls])).toEqual([
       ['10', 27],
       ['11', 0],
       ['12', 0],
@@ -293,12 +251,12 @@ describe('timeseries', () => {
     });
   });
   it('days aligned to a time zone; automatic bucket; 400 for too many buckets', async () => {
-    const ts = await h.get<TS>('/api/timeseries?project=1&bucket=day&tz=-720');
+    const ts = await h.get('timeseries', { project: 1, bucket: 'day', tz: -720 });
     expect(ts.points.map((p) => [p.start, p.calls])).toEqual([
       ['2026-12-01T12:00:00.000Z', 27],
       ['2026-12-02T12:00:00.000Z', 3],
     ]);
-    expect((await h.get<TS>('/api/timeseries?project=1')).bucket).toBe('hour');
+    expect((await h.get('timeseries', { project: 1 })).bucket).toBe('hour');
     expect((await h.getRaw('/api/timeseries?bucket=hour&from=2000-01-01')).status).toBe(400);
     expect((await h.getRaw('/api/timeseries?tz=abc')).status).toBe(400);
   });
@@ -306,43 +264,42 @@ describe('timeseries', () => {
 
 describe('calls behind a number, and pricing', () => {
   it('filters by metric conditions and pages with a cursor', async () => {
-    type P = { calls: CallView[]; next_cursor: string | null };
-    const retried = await h.get<P>('/api/metrics/calls?retried=true');
+    const retried = await h.get('metricsCalls', { retried: 'true' });
     expect(retried.calls.map((c) => c.args_hash.slice(0, 1))).toEqual(['a', 'a']);
-    const empty = await h.get<P>('/api/metrics/calls?outcome=empty&limit=5');
+    const empty = await h.get('metricsCalls', { outcome: 'empty', limit: 5 });
     expect(empty.calls).toHaveLength(5);
     expect(empty.calls.every((c) => c.outcome_class === 'empty')).toBe(true);
-    const next = await h.get<P>(
-      `/api/metrics/calls?outcome=empty&limit=5&cursor=${empty.next_cursor}`,
-    );
+    const next = await h.get('metricsCalls', {
+      outcome: 'empty',
+      limit: 5,
+      cursor: empty.next_cursor,
+    });
     expect(next.calls[0]!.started_ms).toBeLessThan(empty.calls.at(-1)!.started_ms);
-    const slow = await h.get<P>('/api/metrics/calls?latency=over_2000&limit=100');
+    const slow = await h.get('metricsCalls', { latency: 'over_2000', limit: 100 });
     expect(slow.calls).toHaveLength(10);
     expect(slow.next_cursor).toBeNull();
-    const pair = await h.get<P>('/api/metrics/calls?from_tool=search&tool=fetch');
+    const pair = await h.get('metricsCalls', { from_tool: 'search', tool: 'fetch' });
     expect(pair.calls).toHaveLength(1);
-    const chain = await h.get<{ calls: CallView[] }>('/api/chains?resolved=true');
-    const members = await h.get<P>(
-      `/api/metrics/calls?chain=${(chain as unknown as { chains: ChainView[] }).chains[0]!.id}`,
-    );
+    const chain = await h.get('chains', { resolved: 'true' });
+    const members = await h.get('metricsCalls', { chain: chain.chains[0]!.id });
     expect(members.calls).toHaveLength(2);
     expect((await h.getRaw('/api/metrics/calls?outcome=great')).status).toBe(400);
     expect((await h.getRaw('/api/metrics/calls?latency=fast')).status).toBe(400);
   });
   it('cost per million tokens: default $3, stored setting, validated', async () => {
-    expect(await h.get('/api/settings/pricing')).toEqual({
+    expect(await h.get('pricing')).toEqual({
       usd_per_million_tokens: 3,
       default_usd_per_million_tokens: 3,
     });
-    expect(await h.put('/api/settings/pricing', { usd_per_million_tokens: 15 })).toMatchObject({
+    expect(await h.put('setPricing', { usd_per_million_tokens: 15 })).toMatchObject({
       usd_per_million_tokens: 15,
     });
-    const s = await h.get<Summary>('/api/summary?project=2');
+    const s = await h.get('summary', { project: 2 });
     expect(s.cost.usd_per_million_tokens).toBe(15);
     expect(s.cost.response_cost_usd).toBeCloseTo((100 / 4) * 15e-6, 12);
-    expect(await h.put('/api/settings/pricing', { usd_per_million_tokens: -1 })).toMatchObject({
+    expect(await h.put('setPricing', { usd_per_million_tokens: -1 })).toMatchObject({
       error: expect.stringMatching(/usd_per_million_tokens/),
     });
-    await h.put('/api/settings/pricing', { usd_per_million_tokens: 3 });
+    await h.put('setPricing', { usd_per_million_tokens: 3 });
   });
 });

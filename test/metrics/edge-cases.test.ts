@@ -4,30 +4,10 @@
  * 30 s boundary, unhashable arguments, several startups per session, Go's omitted fields).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CallView, Summary } from '../../src/metrics/report.js';
 import { createMetricsMaintainer } from '../../src/store/metrics/maintain.js';
 import { call, snapshot, startup } from './helpers.js';
 import { startHarness, type Harness } from './server.js';
 import { connectionOf } from '../../src/store/connection.js';
-
-interface SessionDetail {
-  session: {
-    calls: number;
-    retries: number;
-    retry_chains: number;
-    duration_ms: number;
-    schema_bytes: number | null;
-  };
-  calls: CallView[];
-  chains: {
-    id: number;
-    call_count: number;
-    retries: number;
-    resolved: boolean;
-    call_ids: number[];
-  }[];
-  startups: { id: number; schema_bytes: number }[];
-}
 
 let h: Harness;
 beforeEach(async () => {
@@ -56,7 +36,7 @@ describe('edge cases through the real ingest path', () => {
     ];
     // Newest first, one request each.
     for (const c of [...calls].reverse()) expect(await h.ingest(batch(c))).toBe(202);
-    const d = await h.get<SessionDetail>(`/api/sessions/${S}`);
+    const d = await h.get('session', { id: S });
     expect(d.calls.map((c) => c.started_at.slice(17))).toEqual(['00.000Z', '05.000Z', '09.000Z']);
     expect(d.calls.map((c) => [c.link, c.retried, c.first_call_success])).toEqual([
       ['retry', true, false],
@@ -71,7 +51,7 @@ describe('edge cases through the real ingest path', () => {
     // now four calls; then one far in the past starts its own run.
     await h.ingest(batch(at('2026-12-02T10:00:02.000Z', 'aaaaaaaaaaaa')));
     await h.ingest(batch(at('2026-12-02T09:00:00.000Z', 'aaaaaaaaaaaa')));
-    const s = await h.get<Summary>(`/api/summary?session=${S}`);
+    const s = await h.get('summary', { session: S });
     expect(s).toMatchObject({ calls: 5, retries: 2, repeats: 1, retry_chains: 1 });
     expect(s.first_call_success).toEqual({ rate: 2 / 5, successes: 2, calls: 5 });
     expectExact();
@@ -87,23 +67,19 @@ describe('edge cases through the real ingest path', () => {
         at('2026-12-03T00:00:10.000Z', 'bbbbbbbbbbbb'),
       ),
     );
-    const all = await h.get<Summary>('/api/summary');
+    const all = await h.get('summary');
     expect(all).toMatchObject({ calls: 2, sessions: 1, retries: 1, retry_chains: 1 });
-    const day2 = await h.get<Summary>('/api/summary?from=2026-12-03');
+    const day2 = await h.get('summary', { from: '2026-12-03' });
     expect(day2).toMatchObject({ calls: 1, sessions: 1, retries: 0, retry_chains: 0 });
     expect(day2.first_call_success.successes).toBe(1);
-    const day1 = await h.get<Summary>('/api/summary?from=2026-12-02&to=2026-12-03');
+    const day1 = await h.get('summary', { from: '2026-12-02', to: '2026-12-03' });
     expect(day1).toMatchObject({ calls: 1, sessions: 1, retries: 1, retry_chains: 1 });
-    const list = await h.get<{ sessions: { id: string; duration_ms: number; calls: number }[] }>(
-      '/api/sessions',
-    );
+    const list = await h.get('sessions');
     expect(list.sessions).toEqual([
       expect.objectContaining({ id: S, calls: 2, duration_ms: 20_000 + 0 + 10 }),
     ]);
-    const ts = await h.get<{ points: { start: string; calls: number }[] }>(
-      '/api/timeseries?bucket=day',
-    );
-    expect(ts.points.map((p) => [p.start.slice(0, 10), p.calls])).toEqual([
+    const ts = await h.get('timeseries', { bucket: 'day' });
+    expect(ts.points.map((p) => [p.start?.slice(0, 10), p.calls])).toEqual([
       ['2026-12-02', 1],
       ['2026-12-03', 1],
     ]);
@@ -118,7 +94,7 @@ describe('edge cases through the real ingest path', () => {
         at(t, 'cccccccccccc', { tool_name: 'other' }),
       ),
     );
-    const d = await h.get<SessionDetail>(`/api/sessions/${S}`);
+    const d = await h.get('session', { id: S });
     expect(d.calls.map((c) => [c.tool_name, c.args_hash.slice(0, 1), c.link])).toEqual([
       ['search', 'a', 'retry'],
       ['search', 'b', 'none'],
@@ -139,7 +115,7 @@ describe('edge cases through the real ingest path', () => {
         at('2026-12-02T10:00:20.0000000+00:00', 'bbbbbbbbbbbb'),
       ),
     );
-    const d = await h.get<SessionDetail>(`/api/sessions/${S}`);
+    const d = await h.get('session', { id: S });
     expect(d.calls.map((c) => [c.started_at, c.link])).toEqual([
       ['2026-12-02T10:00:00Z', 'retry'],
       ['2026-12-02T12:00:10+02:00', 'repeat'],
@@ -156,7 +132,7 @@ describe('edge cases through the real ingest path', () => {
         at('2026-12-02T10:01:00.001Z', 'cccccccccccc'),
       ),
     );
-    const d = await h.get<SessionDetail>(`/api/sessions/${S}`);
+    const d = await h.get('session', { id: S });
     expect(d.calls.map((c) => [c.link, c.retried, c.first_call_success])).toEqual([
       ['retry', true, false],
       ['none', false, true],
@@ -173,10 +149,10 @@ describe('edge cases through the real ingest path', () => {
         at('2026-12-02T10:00:02Z', '000000000000'),
       ),
     );
-    const s = await h.get<Summary>('/api/summary');
+    const s = await h.get('summary');
     expect(s).toMatchObject({ calls: 3, retries: 0, unknown_links: 2, retry_chains: 0 });
     expect(s.first_call_success.successes).toBe(3);
-    const d = await h.get<SessionDetail>(`/api/sessions/${S}`);
+    const d = await h.get('session', { id: S });
     expect(d.calls[0]!.reason).toMatch(/could not be compared/);
     expect(d.chains).toEqual([]);
   });
@@ -205,21 +181,21 @@ describe('edge cases through the real ingest path', () => {
       ),
     );
     await h.ingest(batch(at('2026-12-02T10:00:00Z', 'aaaaaaaaaaaa')));
-    const s = await h.get<Summary>('/api/summary');
+    const s = await h.get('summary');
     expect(s.tools.map((t) => [t.name, t.registered, t.schema_bytes, t.dead])).toEqual([
       ['search', true, 320, false],
       ['fetch', true, 200, true],
     ]);
     expect(s.schema_bytes).toBe(520);
     expect(s.cost.schema_units).toBe(520);
-    const d = await h.get<SessionDetail>(`/api/sessions/${S}`);
+    const d = await h.get('session', { id: S });
     expect(d.startups.map((x) => x.schema_bytes)).toEqual([400, 520]);
     expect(d.session.schema_bytes).toBe(520);
   });
 
   it("Go's omitted fields: is_empty false, duration and bytes 0, tools []", async () => {
     expect(await h.capture('go-style')).toBe(202);
-    const s = await h.get<Summary>('/api/summary');
+    const s = await h.get('summary');
     expect(s).toMatchObject({
       calls: 3,
       sessions: 1,
@@ -239,13 +215,13 @@ describe('edge cases through the real ingest path', () => {
     await h.ingest(
       batch({ v: 1, type: 'startup', session_id: 's_9b0c1d2e3f4a', client_name: 'claude-code' }),
     );
-    const after = await h.get<Summary>('/api/summary');
+    const after = await h.get('summary');
     expect(after.registered_tools).toBe(0); // the latest startup registered nothing
   });
 
   it('the .NET capture: 7 fraction digits, +00:00 and +02:00, an unhashable call', async () => {
     expect(await h.capture('dotnet-style')).toBe(202);
-    const d = await h.get<SessionDetail>('/api/sessions/s_0a1b2c3d4e5f');
+    const d = await h.get('session', { id: 's_0a1b2c3d4e5f' });
     expect(d.calls.map((c) => [c.link, c.next_gap_ms])).toEqual([
       ['unknown', 10_377],
       ['none', null],
@@ -260,17 +236,17 @@ describe('edge cases through the real ingest path', () => {
         at('2026-12-02T10:00:02Z', 'cccccccccccc'),
       ),
     );
-    expect((await h.get<Summary>('/api/summary')).retries).toBe(2);
+    expect((await h.get('summary')).retries).toBe(2);
     connectionOf(h.store).prepare("DELETE FROM calls WHERE args_hash = 'bbbbbbbbbbbb'").run();
-    const s = await h.get<Summary>('/api/summary');
+    const s = await h.get('summary');
     expect(s).toMatchObject({ calls: 2, retries: 1, retry_chains: 1 });
     expectExact();
     connectionOf(h.store).prepare('DELETE FROM projects').run();
-    expect(await h.get<Summary>('/api/summary')).toMatchObject({
+    expect(await h.get('summary')).toMatchObject({
       calls: 0,
       sessions: 0,
       tools: [],
     });
-    expect((await h.get<Summary>('/api/summary')).first_call_success.rate).toBeNull();
+    expect((await h.get('summary')).first_call_success.rate).toBeNull();
   });
 });

@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { Api } from '../../src/api/handlers.js';
+import { answerOf, operationPath, type ApiQuery } from '../../src/api/remote.js';
+import type { ApiName } from '../../src/shared/api-routes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { tempStore } from './helpers.js';
 
@@ -8,9 +11,11 @@ export interface Harness {
   server: RunningServer;
   ingest(body: unknown, key?: string): Promise<number>;
   capture(name: string, key?: string): Promise<number>;
-  get<T = Record<string, unknown>>(path: string): Promise<T>;
+  /** GET operation `name` (query values, or a query string); typed by the API's own map. */
+  get<K extends ApiName>(name: K, query?: ApiQuery): Promise<Api[K]>;
   getRaw(path: string): Promise<Response>;
-  put<T = Record<string, unknown>>(path: string, body: unknown): Promise<T>;
+  /** PUT `body` to operation `name`; answers whatever the server said (errors included). */
+  put<K extends ApiName>(name: K, body: unknown): Promise<Api[K] | { error: string }>;
   close(): Promise<void>;
 }
 
@@ -35,20 +40,22 @@ export async function startHarness(): Promise<Harness> {
     capture(name, key) {
       return h.ingest(readFileSync(`fixtures/captures/${name}.json`, 'utf8'), key);
     },
-    async get(path) {
+    async get(name, query) {
+      const path = operationPath(name, query);
       const res = await fetch(`${url}${path}`);
-      const body = (await res.json()) as never;
+      const body: unknown = await res.json();
       if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
-      return body;
+      return answerOf(name, body);
     },
     getRaw: (path) => fetch(`${url}${path}`),
-    async put(path, body) {
-      const res = await fetch(`${url}${path}`, {
+    async put(name, body) {
+      const res = await fetch(`${url}${operationPath(name)}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return (await res.json()) as never;
+      const answer: unknown = await res.json();
+      return res.ok ? answerOf(name, answer) : (answer as { error: string });
     },
     async close() {
       await server.close();

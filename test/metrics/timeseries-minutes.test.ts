@@ -1,6 +1,6 @@
 /** `GET /api/timeseries?bucket=minute`: gap filling, boundaries, offsets, the automatic choice, the cap. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Summary } from '../../src/metrics/report.js';
+import type { Api } from '../../src/api/handlers.js';
 import { BASE, call } from './helpers.js';
 import { startHarness, type Harness } from './server.js';
 
@@ -8,26 +8,8 @@ let h: Harness;
 const MIN = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-interface Point {
-  start_ms: number;
-  start: string;
-  calls: number;
-  first_call_success: { rate: number | null; successes: number; calls: number };
-  outcomes: Record<string, number>;
-  errors: number;
-  retries: number;
-  response_units: number;
-  p95_ms: number | null;
-  sessions_started: number;
-}
-interface Series {
-  bucket: string;
-  width_ms: number;
-  tz: number;
-  from: string | null;
-  to: string | null;
-  points: Point[];
-}
+type Series = Api['timeseries'];
+type Point = Series['points'][number];
 
 beforeAll(async () => {
   h = await startHarness();
@@ -61,11 +43,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const calls = (s: Series) => s.points.map((p) => [p.start.slice(11, 19), p.calls]);
+const calls = (s: Series) => s.points.map((p) => [p.start?.slice(11, 19), p.calls]);
 
 describe('minute buckets', () => {
   it('are chosen automatically under 3 hours and gap-filled from the first to the last call', async () => {
-    const s = await h.get<Series>('/api/timeseries?project=1');
+    const s = await h.get('timeseries', { project: 1 });
     expect(s).toMatchObject({ bucket: 'minute', width_ms: MIN, tz: 0 });
     expect(s.from).toBe(iso(BASE));
     expect(s.to).toBe(iso(BASE + 6 * MIN));
@@ -93,7 +75,7 @@ describe('minute buckets', () => {
   });
 
   it('carry exact first-call success, retries, outcomes, p95 and sessions started', async () => {
-    const s = await h.get<Series>('/api/timeseries?project=1&bucket=minute');
+    const s = await h.get('timeseries', { project: 1, bucket: 'minute' });
     const [m0, m1, , , , m5] = s.points;
     expect(m0).toMatchObject({
       first_call_success: { successes: 2, calls: 3 },
@@ -115,9 +97,9 @@ describe('minute buckets', () => {
 
   it('add up to the hour bucket and to the summary (raw minutes agree with the rollups)', async () => {
     const range = `from=${iso(BASE)}&to=${iso(BASE + 3_600_000)}`;
-    const minutes = await h.get<Series>(`/api/timeseries?project=1&bucket=minute&${range}`);
-    const hours = await h.get<Series>(`/api/timeseries?project=1&bucket=hour&${range}`);
-    const summary = await h.get<Summary>(`/api/summary?project=1&${range}`);
+    const minutes = await h.get('timeseries', `project=1&bucket=minute&${range}`);
+    const hours = await h.get('timeseries', `project=1&bucket=hour&${range}`);
+    const summary = await h.get('summary', `project=1&${range}`);
     expect(minutes.points).toHaveLength(60);
     const sum = (k: (p: Point) => number) => minutes.points.reduce((a, p) => a + k(p), 0);
     const hour = hours.points[0]!;
@@ -130,9 +112,12 @@ describe('minute buckets', () => {
   });
 
   it('from is inclusive and to exclusive, to the millisecond', async () => {
-    const s = await h.get<Series>(
-      `/api/timeseries?project=1&bucket=minute&from=${iso(BASE + MIN)}&to=${iso(BASE + 5 * MIN + 30_000)}`,
-    );
+    const s = await h.get('timeseries', {
+      project: 1,
+      bucket: 'minute',
+      from: iso(BASE + MIN),
+      to: iso(BASE + 5 * MIN + 30_000),
+    });
     expect(calls(s)).toEqual([
       ['10:01:00', 1],
       ['10:02:00', 0],
@@ -141,9 +126,12 @@ describe('minute buckets', () => {
       ['10:05:00', 0],
     ]);
     // A range starting mid-minute keeps the whole first bucket but counts only calls in range.
-    const mid = await h.get<Series>(
-      `/api/timeseries?project=1&bucket=minute&from=${iso(BASE + 30_000)}&to=${iso(BASE + 2 * MIN)}`,
-    );
+    const mid = await h.get('timeseries', {
+      project: 1,
+      bucket: 'minute',
+      from: iso(BASE + 30_000),
+      to: iso(BASE + 2 * MIN),
+    });
     expect(calls(mid)).toEqual([
       ['10:00:00', 1],
       ['10:01:00', 1],
@@ -151,11 +139,15 @@ describe('minute buckets', () => {
   });
 
   it('filters compose (client, tool) and read raw calls', async () => {
-    const cursor = await h.get<Series>('/api/timeseries?project=1&bucket=minute&client=cursor');
+    const cursor = await h.get('timeseries', { project: 1, bucket: 'minute', client: 'cursor' });
     expect(calls(cursor)).toEqual([['10:05:00', 1]]);
-    const fetch = await h.get<Series>(
-      `/api/timeseries?project=1&bucket=minute&tool=fetch&from=${iso(BASE)}&to=${iso(BASE + 2 * MIN)}`,
-    );
+    const fetch = await h.get('timeseries', {
+      project: 1,
+      bucket: 'minute',
+      tool: 'fetch',
+      from: iso(BASE),
+      to: iso(BASE + 2 * MIN),
+    });
     expect(calls(fetch)).toEqual([
       ['10:00:00', 1],
       ['10:01:00', 1],
@@ -164,7 +156,7 @@ describe('minute buckets', () => {
 
   it('a tz offset of whole or half hours leaves minute boundaries on UTC minutes', async () => {
     for (const tz of [330, -210, 840, -840]) {
-      const s = await h.get<Series>(`/api/timeseries?project=1&bucket=minute&tz=${tz}`);
+      const s = await h.get('timeseries', { project: 1, bucket: 'minute', tz });
       expect(s.tz).toBe(tz);
       expect(calls(s)).toEqual([
         ['10:00:00', 3],
@@ -176,14 +168,13 @@ describe('minute buckets', () => {
       ]);
     }
     // The same offset moves hour buckets to :30 (unchanged behaviour, for contrast).
-    const hours = await h.get<Series>('/api/timeseries?project=1&bucket=hour&tz=330');
+    const hours = await h.get('timeseries', { project: 1, bucket: 'hour', tz: 330 });
     expect(hours.points.map((p) => p.start)).toEqual(['2026-12-02T09:30:00.000Z']);
   });
 
   it('automatic choice: under 3 hours minutes, 3 hours and up to 72 hours hours, beyond days', async () => {
     const auto = async (ms: number) =>
-      (await h.get<Series>(`/api/timeseries?project=1&from=${iso(BASE)}&to=${iso(BASE + ms)}`))
-        .bucket;
+      (await h.get('timeseries', { project: 1, from: iso(BASE), to: iso(BASE + ms) })).bucket;
     expect(await auto(3 * 3_600_000 - 1)).toBe('minute');
     expect(await auto(3 * 3_600_000)).toBe('hour');
     expect(await auto(72 * 3_600_000)).toBe('hour');
@@ -191,10 +182,9 @@ describe('minute buckets', () => {
   });
 
   it('at most 2,880 minute buckets; past that a 400 that says what to do', async () => {
-    const at = (n: number) =>
-      `/api/timeseries?project=1&bucket=minute&from=${iso(BASE)}&to=${iso(BASE + n * MIN)}`;
-    expect((await h.get<Series>(at(2_880))).points).toHaveLength(2_880);
-    const res = await h.getRaw(at(2_881));
+    const at = (n: number) => `project=1&bucket=minute&from=${iso(BASE)}&to=${iso(BASE + n * MIN)}`;
+    expect((await h.get('timeseries', at(2_880))).points).toHaveLength(2_880);
+    const res = await h.getRaw(`/api/timeseries?${at(2_881)}`);
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string };
     expect(body.error).toMatch(/2881 minutes.*limited to 2880.*bucket=hour/);

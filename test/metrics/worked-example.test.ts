@@ -2,13 +2,7 @@
  * wire-format §4's worked example, through the real ingest path and `/api/summary`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CallView,
-  ChainView,
-  Insight,
-  Summary,
-  ToolSummary,
-} from '../../src/metrics/report.js';
+import type { CallView, ChainView, ToolSummary } from '../../src/metrics/report.js';
 import { startHarness, type Harness } from './server.js';
 
 let h: Harness;
@@ -20,7 +14,7 @@ afterAll(() => h.close());
 
 describe('worked example: captures/ts-sdk-exercise.json', () => {
   it('gives exactly the stated numbers on /api/summary', async () => {
-    const s = await h.get<Summary>('/api/summary');
+    const s = await h.get('summary');
     expect(s.calls).toBe(7);
     expect(s.sessions).toBe(1);
     expect(s.outcomes).toEqual({ ok: 3, empty: 1, bad_args: 1, tool_error: 1, crashed: 1 });
@@ -75,7 +69,7 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
   });
 
   it('shows the fast_tool retry chain: 3 calls, 2 retries, resolved', async () => {
-    const c = await h.get<{ total: number; resolved: number; chains: ChainView[] }>('/api/chains');
+    const c = await h.get('chains');
     expect(c.total).toBe(1);
     expect(c.resolved).toBe(1);
     const chain = c.chains[0]!;
@@ -91,9 +85,7 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
   });
 
   it('marks each call of the session with its reason', async () => {
-    const d = await h.get<{ session: Record<string, unknown>; calls: CallView[] }>(
-      '/api/sessions/s_e4cc6a39269d',
-    );
+    const d = await h.get('session', { id: 's_e4cc6a39269d' });
     expect(d.session).toMatchObject({ calls: 7, retries: 2, retry_chains: 1, schema_bytes: 1798 });
     const fcs = d.calls
       .filter((c: CallView) => c.first_call_success)
@@ -111,7 +103,7 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
   });
 
   it('counts one call of 2 s or more, and an insight-free view under 20 calls (dead tool only)', async () => {
-    const i = await h.get<{ insights: Insight[] }>('/api/insights');
+    const i = await h.get('insights');
     expect(i.insights.map((x) => [x.kind, x.tool])).toEqual([['dead_tool', 'dead_tool']]);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { untilSpoolApplied } from '../helpers/server.js';
 import { batchOf, postIngest, serve, tempDir } from './helpers/process.js';
+import { getRemote } from '../../src/api/remote.js';
 
 const { dir, remove } = tempDir('mcpulse-crash-');
 afterAll(remove);
@@ -58,9 +59,7 @@ it(
       // The kills left acknowledged flushes in the spool: this start applies them. A backlog
       // that large is a flood's, which reads do not wait out, so wait for it here.
       const leftInSpool = await untilSpoolApplied(server.url);
-      const status = (await (await fetch(`${server.url}/api/status`)).json()) as {
-        counts: { calls: number };
-      };
+      const status = await getRemote(server.url, 'status');
       const file = new Database(db, { readonly: true });
       try {
         expect(file.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, tempDir, type Served } from './helpers/process.js';
+import { getRemote } from '../../src/api/remote.js';
 
 const { dir, remove } = tempDir('mcpulse-fuzz-');
 let server: Served;
@@ -362,13 +363,7 @@ it('kept exactly the valid items of accepted batches, and none from refused ones
   const stored = new Map<string, number>();
   let before: number | undefined;
   for (;;) {
-    const page = (await (
-      await fetch(
-        `${server.url}/api/calls?order=desc&limit=10000${before ? `&before=${before}` : ''}`,
-      )
-    ).json()) as {
-      calls: { id: number; session_id: string }[];
-    };
+    const page = await getRemote(server.url, 'calls', { order: 'desc', limit: 10000, before });
     for (const c of page.calls) stored.set(c.session_id, (stored.get(c.session_id) ?? 0) + 1);
     if (page.calls.length < 10_000) break;
     before = page.calls.at(-1)!.id;
@@ -391,11 +386,7 @@ it(
         body,
       });
     const stored = async (session: string): Promise<number> =>
-      (
-        (await (
-          await fetch(`${server.url}/api/calls?session=${encodeURIComponent(session)}`)
-        ).json()) as { calls: unknown[] }
-      ).calls.length;
+      (await getRemote(server.url, 'calls', { session })).calls.length;
     const cases: {
       name: string;
       body: () => { body: Buffer | string; keep: string[]; drop: string[] };

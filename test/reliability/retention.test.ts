@@ -285,9 +285,7 @@ describe('retention through the server', () => {
   it('GET/PUT /api/settings/retention validates and stores', async () => {
     const t = await startTestServer();
     try {
-      const get = await t.api<{ max_calls: number; max_age_days: number; defaults: unknown }>(
-        '/api/settings/retention',
-      );
+      const get = await t.api('retention');
       expect(get).toMatchObject({
         max_calls: 2_000_000,
         max_age_days: 30,
@@ -302,7 +300,7 @@ describe('retention through the server', () => {
       let res = await put(JSON.stringify({ max_age_days: 7, max_calls: 500_000 }));
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ max_age_days: 7, max_calls: 500_000 });
-      expect(await t.api('/api/settings/retention')).toMatchObject({
+      expect(await t.api('retention')).toMatchObject({
         max_age_days: 7,
         max_calls: 500_000,
       });
@@ -319,7 +317,7 @@ describe('retention through the server', () => {
       }
       res = await put('{"max_age_days":1}', 'text/plain');
       expect(res.status).toBe(415);
-      expect(await t.api('/api/settings/retention')).toMatchObject({ max_age_days: 7 });
+      expect(await t.api('retention')).toMatchObject({ max_age_days: 7 });
     } finally {
       await t.close();
     }
@@ -374,7 +372,7 @@ describe('retention through the server', () => {
         )
         .get();
       expect(counts).toEqual({ n: 0 });
-      expect(await t.api('/api/settings/retention')).toMatchObject({ max_age_days: 9 });
+      expect(await t.api('retention')).toMatchObject({ max_age_days: 9 });
       // The triggers are back and ingest carries on, derived facts exact.
       expect(
         connectionOf(t.store)

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRow, RejectionRow } from '../../src/store/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const call = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -72,9 +71,7 @@ describe('whole-request refusals', () => {
   });
 
   it('records every refusal in the ingest log, and the server keeps serving', async () => {
-    const { batches } = await t.api<{ batches: { status: number; error: string | null }[] }>(
-      '/api/batches?limit=100',
-    );
+    const { batches } = await t.api('batches', { limit: 100 });
     expect(batches.filter((b) => b.status === 401).length).toBeGreaterThanOrEqual(4);
     expect(batches.some((b) => b.status === 413)).toBe(true);
     expect((await fetch(`${t.url}/api/status`)).status).toBe(200);
@@ -146,14 +143,12 @@ describe('items are validated one by one', () => {
     expect(res.headers.get('x-mcpulse-accepted')).toBe(String(good.length));
     expect(res.headers.get('x-mcpulse-rejected')).toBe(String(bad.length));
 
-    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls?session=s_items');
+    const { calls } = await t.api('calls', { session: 's_items' });
     expect(calls.map((c) => c.tool_name).sort()).toEqual(
       good.map((g) => g.tool_name as string).sort(),
     );
 
-    const { rejections } = await t.api<{ rejections: RejectionRow[] }>(
-      '/api/rejections?limit=100&project=mp_live_item',
-    );
+    const { rejections } = await t.api('rejections', { limit: 100, project: 'mp_live_item' });
     const byIndex = new Map(rejections.map((r) => [r.item_index, r]));
     bad.forEach(([name, , reason], i) => {
       const r = byIndex.get(2 * i + 1);
@@ -182,7 +177,7 @@ describe('items are validated one by one', () => {
     });
     expect(res.status).toBe(202);
     expect(res.headers.get('x-mcpulse-accepted')).toBe('2');
-    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls?session=s_go');
+    const { calls } = await t.api('calls', { session: 's_go' });
     expect(calls[0]).toMatchObject({
       duration_ms: 0,
       response_bytes: 0,
@@ -202,7 +197,7 @@ describe('items are validated one by one', () => {
     );
     expect(inf.status).toBe(202);
     expect(inf.headers.get('x-mcpulse-rejected')).toBe('1');
-    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls?session=s_deep');
+    const { calls } = await t.api('calls', { session: 's_deep' });
     expect(calls).toHaveLength(1);
   });
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRow, StartupRow } from '../../src/store/index.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 
 type Wire = Record<string, unknown> & { type: string };
@@ -36,12 +35,12 @@ describe.each(['ts-sdk-exercise', 'go-style', 'dotnet-style'] as const)('capture
   });
 
   it('reads back through /api exactly what was sent', async () => {
-    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls');
+    const { calls } = await t.api('calls');
     const sentCalls = sent.batch.filter((p) => p.type === 'call');
     expect(
       calls.map((c) => ({ ...expectedCall(c as unknown as Wire), is_empty: c.is_empty })),
     ).toEqual(sentCalls.map(expectedCall));
-    const { startups } = await t.api<{ startups: StartupRow[] }>('/api/startups');
+    const { startups } = await t.api('startups');
     const sentStartups = sent.batch.filter((p) => p.type === 'startup');
     expect(
       startups.map((s) => ({
@@ -59,9 +58,7 @@ describe.each(['ts-sdk-exercise', 'go-style', 'dotnet-style'] as const)('capture
   });
 
   it('groups the data under the key fingerprint, never the key', async () => {
-    const { projects } = await t.api<{ projects: { key_prefix: string; calls: number }[] }>(
-      '/api/projects',
-    );
+    const { projects } = await t.api('projects');
     expect(projects).toHaveLength(1);
     expect(projects[0]!.key_prefix).toBe('mp_live_test');
     expect(JSON.stringify(projects)).not.toContain('key_sha256');
@@ -74,7 +71,7 @@ describe('started_at forms', () => {
     try {
       await t.ingest(capture('go-style'));
       await t.ingest(capture('dotnet-style'));
-      const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls');
+      const { calls } = await t.api('calls');
       const byText = Object.fromEntries(calls.map((c) => [c.started_at, c.started_ms]));
       expect(byText['2026-12-02T10:00:00.123456789Z']).toBe(Date.UTC(2026, 11, 2, 10, 0, 0, 123));
       expect(byText['2026-12-02T10:00:01Z']).toBe(Date.UTC(2026, 11, 2, 10, 0, 1));

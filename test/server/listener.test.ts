@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRow } from '../../src/store/index.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 import { connectionOf } from '../../src/store/connection.js';
+import { getRemote } from '../../src/api/remote.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -41,11 +41,9 @@ describe('loopback, both families', () => {
       body: capture('go-style'),
     });
     expect(res.status).toBe(202);
-    const calls = (await (
-      await fetch(`http://[::1]:${t.server.info.port}/api/calls?project=mp_live_v6`)
-    ).json()) as {
-      calls: CallRow[];
-    };
+    const calls = await getRemote(`http://[::1]:${t.server.info.port}`, 'calls', {
+      project: 'mp_live_v6',
+    });
     expect(calls.calls.map((c) => c.args_hash)).toEqual([
       '52a4fe5fc814',
       '2432a382194c',
@@ -116,9 +114,7 @@ describe('the dashboard and the API', () => {
   });
 
   it('reports its state on /api/status', async () => {
-    const status = await t.api<{ dbPath: string; port: number; counts: Record<string, number> }>(
-      '/api/status',
-    );
+    const status = await t.api('status');
     expect(status.dbPath).toBe(t.dbPath);
     expect(status.port).toBe(t.server.info.port);
     expect(status.counts).toHaveProperty('calls');

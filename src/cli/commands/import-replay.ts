@@ -4,7 +4,8 @@
  * Both validate every payload exactly as ingest does; rejects are mapped back to line numbers.
  */
 import type { Api } from '../../api/handlers.js';
-import { apiUrl, type ApiName, type ApiParams } from '../../shared/api-routes.js';
+import { getRemote } from '../../api/remote.js';
+import type { ApiName, ApiParams } from '../../shared/api-routes.js';
 import { randomBytes } from 'node:crypto';
 import { createIngest, LiveBus } from '../../ingest/index.js';
 import type { Store } from '../../store/index.js';
@@ -79,13 +80,8 @@ export function httpSender(url: string, key: string): ChunkSender {
   const nonce = randomBytes(4).toString('hex');
   let n = 0;
   /** Operation `name` of the dashboard's API; the answer is typed by the API's own map. */
-  const callRemote = async <K extends ApiName>(name: K, params: ApiParams): Promise<Api[K]> => {
-    const path = apiUrl(name, params);
-    const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
-    // The network's word for the body, typed as the server's own answer to `name`.
-    return (await res.json()) as Api[K];
-  };
+  const callRemote = <K extends ApiName>(name: K, params: ApiParams): Promise<Api[K]> =>
+    getRemote(url, name, params, { signal: AbortSignal.timeout(10_000) });
   return async (items) => {
     const agent = `${USER_AGENT} (${nonce}-${++n})`;
     let res: Response;
