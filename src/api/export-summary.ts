@@ -6,6 +6,7 @@
 import type { Insight, Summary, ToolSummary } from '../metrics/report.js';
 import type { AgreementPairRow } from '../store/agreements.js';
 import type { ReadStore } from '../store/index.js';
+import { OUTCOME_CLASSES } from '../shared/outcomes.js';
 import type { CallFilter } from '../shared/rows.js';
 import { metricsSummaryRoutes } from './metrics-summary-routes.js';
 import type { ApiContext } from './types.js';
@@ -41,35 +42,36 @@ const num = (n: number | null, digits = 0): string =>
     : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 const ms = (n: number | null): string => (n === null ? '—' : `${num(n)} ms`);
 
+type Field = string | number | boolean | null;
+
 /** RFC 4180 field: quoted when it holds a comma, quote or line break. */
-function csvField(v: string | number | boolean | null): string {
+function csvField(v: Field): string {
   const s = v === null ? '' : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-const CSV_COLUMNS: [string, (t: ToolSummary) => string | number | boolean | null][] = [
+type Column = [name: string, get: (t: ToolSummary) => Field];
+/** The tool fields a column shows as they are, under their own name. */
+type ScalarField = {
+  [K in keyof ToolSummary]: ToolSummary[K] extends Field ? K : never;
+}[keyof ToolSummary];
+const asIs = (...fields: ScalarField[]): Column[] => fields.map((f) => [f, (t) => t[f]]);
+
+const CSV_COLUMNS: Column[] = [
   ['tool', (t) => t.name],
-  ['registered', (t) => t.registered],
-  ['dead', (t) => t.dead],
-  ['schema_bytes', (t) => t.schema_bytes],
-  ['calls', (t) => t.calls],
-  ['first_call_successes', (t) => t.first_call_successes],
+  ...asIs('registered', 'dead', 'schema_bytes', 'calls', 'first_call_successes'),
   ['first_call_success_rate', (t) => t.first_call_success.rate],
-  ['retries', (t) => t.retries],
-  ['repeats', (t) => t.repeats],
-  ['retry_chains', (t) => t.retry_chains],
-  ['ok', (t) => t.outcomes.ok],
-  ['empty', (t) => t.outcomes.empty],
-  ['bad_args', (t) => t.outcomes.bad_args],
-  ['tool_error', (t) => t.outcomes.tool_error],
-  ['crashed', (t) => t.outcomes.crashed],
-  ['error_rate', (t) => t.error_rate],
-  ['empty_rate', (t) => t.empty_rate],
-  ['avg_response_bytes', (t) => t.avg_response_bytes],
-  ['p50_ms', (t) => t.p50_ms],
-  ['p95_ms', (t) => t.p95_ms],
-  ['p99_ms', (t) => t.p99_ms],
-  ['p95_bucket', (t) => t.p95_bucket],
+  ...asIs('retries', 'repeats', 'retry_chains'),
+  ...OUTCOME_CLASSES.map((o): Column => [o, (t) => t.outcomes[o]]),
+  ...asIs(
+    'error_rate',
+    'empty_rate',
+    'avg_response_bytes',
+    'p50_ms',
+    'p95_ms',
+    'p99_ms',
+    'p95_bucket',
+  ),
 ];
 
 /** One header row, then one row per tool (rates as fractions, empty when there is none). */
