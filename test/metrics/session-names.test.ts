@@ -4,17 +4,12 @@
  * and every call view carries the extra fields its SDK sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallView } from '../../src/metrics/report.js';
+import type { Api } from '../../src/api/handlers.js';
 import { SESSION_LABEL_MAX } from '../../src/store/metrics/queries/session-names.js';
 import { call, startup } from './helpers.js';
 import { startHarness, type Harness } from './server.js';
 
-interface NamedSession {
-  id: string;
-  label: string | null;
-  first_tool: string | null;
-  clients: string[];
-}
+type NamedSession = Api['sessions']['sessions'][number];
 
 let h: Harness;
 const LONG = 'x'.repeat(500);
@@ -51,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const sessionsById = async (): Promise<Map<string, NamedSession>> => {
-  const page = await h.get<{ sessions: NamedSession[] }>('/api/sessions?limit=10');
+  const page = await h.get('sessions', { limit: 10 });
   return new Map(page.sessions.map((s) => [s.id, s]));
 };
 
@@ -84,9 +79,7 @@ describe('session names', () => {
 
 describe('searching by name', () => {
   const found = async (q: string): Promise<string[]> =>
-    (await h.get<{ sessions: NamedSession[] }>(`/api/sessions?q=${encodeURIComponent(q)}`)).sessions
-      .map((s) => s.id)
-      .sort();
+    (await h.get('sessions', { q })).sessions.map((s) => s.id).sort();
 
   it('finds a session by its first tool and by a label on its startup', async () => {
     expect(await found('FETCH')).toEqual(['s_b00000000002']);
@@ -98,17 +91,17 @@ describe('searching by name', () => {
 
 describe('extra fields on call views', () => {
   it('the session detail carries each call’s extras, and null for a call with none', async () => {
-    const c = await h.get<{ calls: CallView[] }>('/api/sessions/s_c00000000003');
+    const c = await h.get('session', { id: 's_c00000000003' });
     expect(c.calls.map((x) => x.extra)).toEqual([
       { label: LONG, attempt: 1, model: 'm-1' },
       { attempt: 2, model: 'm-1' },
     ]);
-    const b = await h.get<{ calls: CallView[] }>('/api/sessions/s_b00000000002');
+    const b = await h.get('session', { id: 's_b00000000002' });
     expect(b.calls.map((x) => x.extra)).toEqual([null, null]);
   });
 
   it('the calls list carries them too', async () => {
-    const page = await h.get<{ calls: CallView[] }>('/api/metrics/calls?session=s_c00000000003');
+    const page = await h.get('metricsCalls', { session: 's_c00000000003' });
     expect(page.calls.map((x) => x.extra?.attempt)).toEqual([2, 1]);
   });
 });
