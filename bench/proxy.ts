@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LineSplitter } from '../src/proxy/lines.js';
 import { CLI, ensureBuilt, fmt, ROOT, spawnServer } from './ingest/util.js';
+import { getRemote } from '../src/api/remote.js';
 
 const { values } = parseArgs({
   options: {
@@ -171,12 +172,8 @@ for (let r = 0; r < ROUNDS; r++) {
   );
 }
 
-const calls = await fetch(`${dashboard.url}/api/calls?limit=1`).then(
-  (r) => r.json() as Promise<{ calls: unknown[] }>,
-);
-const status = await fetch(`${dashboard.url}/api/status`).then(
-  (r) => r.json() as Promise<{ counts: { calls: number } }>,
-);
+const calls = await getRemote(dashboard.url, 'calls', { limit: 1 });
+const status = await getRemote(dashboard.url, 'status');
 await dashboard.stop();
 rmSync(dir, { recursive: true, force: true });
 

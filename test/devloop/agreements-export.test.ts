@@ -14,6 +14,7 @@ import { createRetention } from '../../src/store/retention/index.js';
 import { runCli } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 import { ingestAt } from '../reliability/helpers/data.js';
+import { answerOf } from '../../src/api/remote.js';
 
 const wireOf = (a: AgreementRow) => ({
   session_id: a.session_id,
@@ -73,9 +74,7 @@ describe('agreements: export → import', () => {
     expect(run.code).toBe(0);
     const copy = openStore(target);
     try {
-      const before = await t.api<{ agreements: AgreementRow[]; pairs: unknown[] }>(
-        '/api/agreements',
-      );
+      const before = await t.api('agreements');
       const after = await callApi(copy, 'agreements');
       expect(after.agreements.map(wireOf)).toEqual(before.agreements.map(wireOf));
       expect(after.pairs).toEqual(before.pairs);
@@ -142,10 +141,8 @@ describe('agreements: retention and clear-all', () => {
         body: '{"confirm":"delete all data"}',
       });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { deleted: Record<string, number> }).deleted.agreements).toBe(
-        2,
-      );
-      expect((await t.api<{ checks: number }>('/api/agreements')).checks).toBe(0);
+      expect(answerOf('clear', await res.json()).deleted.agreements).toBe(2);
+      expect((await t.api('agreements')).checks).toBe(0);
     } finally {
       await t.close();
     }

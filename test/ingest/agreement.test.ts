@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateItem } from '../../src/ingest/validate-item.js';
-import type { AgreementRow } from '../../src/store/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const VERDICT = {
@@ -81,19 +80,12 @@ describe('agreements through the endpoint', () => {
     expect(res.status).toBe(202);
     expect(res.headers.get('x-mcpulse-accepted')).toBe('3');
     expect(res.headers.get('x-mcpulse-rejected')).toBe('1');
-    const { rejections } = await t.api<{ rejections: { item_index: number; reason: string }[] }>(
-      '/api/rejections',
-    );
+    const { rejections } = await t.api('rejections');
     expect(rejections.map((r) => [r.item_index, r.reason])).toEqual([
       [2, 'tool_b: must differ from tool_a'],
     ]);
 
-    const all = await t.api<{
-      checks: number;
-      diverged: number;
-      pairs: Record<string, unknown>[];
-      agreements: AgreementRow[];
-    }>('/api/agreements');
+    const all = await t.api('agreements');
     expect(all.checks).toBe(3);
     expect(all.diverged).toBe(1);
     expect(all.pairs).toEqual([
@@ -113,15 +105,11 @@ describe('agreements through the endpoint', () => {
     ]);
 
     // `tool` matches either side of a pair; the range bounds checked_at.
-    const byTool = await t.api<{ pairs: { field: string }[] }>('/api/agreements?tool=lookup');
+    const byTool = await t.api('agreements', { tool: 'lookup' });
     expect(byTool.pairs.map((p) => p.field)).toEqual(['issue_id']);
-    const late = await t.api<{ agreements: AgreementRow[] }>(
-      '/api/agreements?from=2026-12-02T10:30:30Z',
-    );
+    const late = await t.api('agreements', { from: '2026-12-02T10:30:30Z' });
     expect(late.agreements.map((a) => a.agreed)).toEqual([true]);
-    const session = await t.api<{ agreements: AgreementRow[] }>(
-      `/api/agreements?session=${VERDICT.session_id}&limit=1`,
-    );
+    const session = await t.api('agreements', { session: VERDICT.session_id, limit: 1 });
     expect(session.agreements).toHaveLength(1);
   });
 

@@ -12,6 +12,7 @@ import { UsageError } from '../../src/cli/io.js';
 import type { CallRow } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { connectClient, proxied, PY_SERVER, until } from './helpers.js';
+import { getRemote } from '../../src/api/remote.js';
 
 const env = {};
 
@@ -115,10 +116,7 @@ describe('the command', () => {
     // The proxy flushes every 2 s; its dashboard answers while the proxy runs.
     const { calls } = await until(
       // Refused until the proxy has started it (the relay does not wait for that).
-      () =>
-        fetch(`${url}/api/calls`)
-          .then((r) => r.json() as Promise<{ calls: CallRow[] }>)
-          .catch(() => ({ calls: [] as CallRow[] })),
+      () => getRemote(url, 'calls').catch(() => ({ calls: [] as CallRow[] })),
       (r) => r.calls.length === 1,
     );
     expect(calls[0]).toMatchObject({ tool_name: 'echo', outcome: 'ok' });

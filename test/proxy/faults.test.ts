@@ -7,7 +7,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argsHash } from '../../src/canonical/node.js';
-import type { CallRow } from '../../src/store/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import {
   connectClient,
@@ -28,7 +27,7 @@ afterAll(() => t.close());
 
 const callsOf = (key: string, n: number) =>
   until(
-    () => t.api<{ calls: CallRow[] }>(`/api/calls?project=${key}&limit=10000`),
+    () => t.api('calls', { project: key, limit: 10000 }),
     (r) => r.calls.length >= n,
   ).then((r) => r.calls);
 

@@ -93,11 +93,11 @@ describe('proxy --http in front of a Streamable HTTP server', () => {
     proxyExit = await new Promise((r) => proxy.once('exit', r));
     calls = (
       await until(
-        () => t.api<{ calls: CallRow[] }>(`/api/calls?project=${KEY}`),
+        () => t.api('calls', { project: KEY }),
         (r) => r.calls.length >= 7,
       )
     ).calls;
-    startups = (await t.api<{ startups: StartupRow[] }>(`/api/startups?project=${KEY}`)).startups;
+    startups = (await t.api('startups', { project: KEY })).startups;
   }, 60_000);
   afterAll(async () => {
     await fixture.close();
@@ -200,7 +200,7 @@ describe('proxy --http when the target is down', () => {
       expect(await new Promise((r) => proxy.once('exit', r))).toBe(0);
       // The two calls the server never answered are recorded as crashed.
       const { calls } = await until(
-        () => t.api<{ calls: CallRow[] }>('/api/calls'),
+        () => t.api('calls'),
         (r) => r.calls.length >= 2,
       );
       expect(calls.map((c) => c.outcome)).toEqual(['crashed', 'crashed']);
@@ -244,7 +244,7 @@ describe('proxy --http in front of a server that answers with JSON bodies', () =
       proxy.kill('SIGTERM');
       expect(await new Promise((r) => proxy.once('exit', r))).toBe(0);
       const { calls } = await until(
-        () => t.api<{ calls: CallRow[] }>('/api/calls?project=px_json'),
+        () => t.api('calls', { project: 'px_json' }),
         (r) => r.calls.length >= 2,
       );
       expect(calls.map((c) => [c.tool_name, c.outcome, c.is_empty, c.client_name])).toEqual([

@@ -57,11 +57,11 @@ describe('proxy in front of a plain Python stdio server', () => {
     exit = await transport.exited;
     calls = (
       await until(
-        () => t.api<{ calls: CallRow[] }>(`/api/calls?project=${KEY}`),
+        () => t.api('calls', { project: KEY }),
         (r) => r.calls.length >= 7,
       )
     ).calls;
-    startups = (await t.api<{ startups: StartupRow[] }>(`/api/startups?project=${KEY}`)).startups;
+    startups = (await t.api('startups', { project: KEY })).startups;
   }, 60_000);
   afterAll(() => t.close());
 
@@ -111,11 +111,7 @@ describe('proxy in front of a plain Python stdio server', () => {
       transport: 'stdio',
       protocol_version: expect.any(String),
     });
-    const summary = await t.api<{
-      dead_tools: number;
-      registered_tools: number;
-      outcomes: Record<string, number>;
-    }>(`/api/summary?project=${KEY}`);
+    const summary = await t.api('summary', { project: KEY });
     expect(summary.registered_tools).toBe(9);
     // die, big and never_called were listed but not called.
     expect(summary.dead_tools).toBe(3);

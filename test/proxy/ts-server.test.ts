@@ -61,11 +61,11 @@ describe('proxy in front of a TypeScript SDK server', () => {
     exit = await transport.exited;
     calls = (
       await until(
-        () => t.api<{ calls: CallRow[] }>(`/api/calls?project=${KEY}`),
+        () => t.api('calls', { project: KEY }),
         (r) => r.calls.length >= 7,
       )
     ).calls;
-    startups = (await t.api<{ startups: StartupRow[] }>(`/api/startups?project=${KEY}`)).startups;
+    startups = (await t.api('startups', { project: KEY })).startups;
   }, 60_000);
   afterAll(() => t.close());
 
@@ -111,9 +111,7 @@ describe('proxy in front of a TypeScript SDK server', () => {
     expect(startup.tools).toEqual(
       listed.map((tool) => ({ name: tool.name, schema_bytes: JSON.stringify(tool).length })),
     );
-    const { sessions } = await t.api<{ sessions: { id: string; sdk: string | null }[] }>(
-      `/api/sessions?project=${KEY}`,
-    );
+    const { sessions } = await t.api('sessions', { project: KEY });
     expect(sessions.find((s) => s.id === session)?.sdk).toMatch(/^mcpulse-devtools-proxy@/);
   });
 
@@ -148,9 +146,7 @@ describe('proxy in front of a TypeScript SDK server', () => {
   });
 
   it('shows registered and dead tools from the startup', async () => {
-    const { tools } = await t.api<{
-      tools: { name: string; registered: boolean; dead: boolean; calls: number }[];
-    }>(`/api/tools?project=${KEY}`);
+    const { tools } = await t.api('tools', { project: KEY });
     const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
     expect(byName.dead_tool).toMatchObject({ registered: true, dead: true, calls: 0 });
     expect(byName.big).toMatchObject({ registered: true, dead: true });

@@ -29,16 +29,6 @@ const startup = (session: string, client = 'claude-code') => ({
   tools: [{ name: 'search', schema_bytes: 120 }],
 });
 
-interface Ending {
-  session_id: string;
-  kind: string;
-  client_name: string;
-  calls: number;
-  startups: number;
-  last_batch_payloads: number;
-  user_agent: string | null;
-}
-
 let t: TestServer;
 beforeEach(async () => {
   t = await startTestServer();
@@ -59,13 +49,13 @@ async function post(batch: unknown[], userAgent = 'mcpulse-go'): Promise<void> {
 
 describe('GET /api/connection', () => {
   it('is empty before anything arrives, then names the newest payload’s client, session and calls', async () => {
-    expect(await t.api('/api/connection')).toEqual({
+    expect(await t.api('connection')).toEqual({
       latest: null,
       lost_batches: [],
       quiet_ms: QUIET_MS,
     });
     await post([startup('s_aaaaaaaaaaaa', 'cursor')]);
-    const first = await t.api<{ latest: Record<string, unknown> }>('/api/connection');
+    const first = await t.api('connection');
     expect(first.latest).toMatchObject({
       session_id: 's_aaaaaaaaaaaa',
       client_name: 'cursor',
@@ -73,7 +63,7 @@ describe('GET /api/connection', () => {
       startups: 1,
     });
     await post([call('s_aaaaaaaaaaaa', 1, 'cursor'), call('s_aaaaaaaaaaaa', 2, 'cursor')]);
-    const next = await t.api<{ latest: Record<string, unknown> }>('/api/connection');
+    const next = await t.api('connection');
     expect(next.latest).toMatchObject({ session_id: 's_aaaaaaaaaaaa', calls: 2, startups: 1 });
   });
 
@@ -87,10 +77,10 @@ describe('GET /api/connection', () => {
       'mcpulse-devtools import',
     );
     // Not quiet yet: nothing is judged while a session may still be flushing.
-    expect((await t.api<{ lost_batches: Ending[] }>('/api/connection')).lost_batches).toEqual([]);
+    expect((await t.api('connection')).lost_batches).toEqual([]);
 
     age(QUIET_MS + 1000);
-    const { lost_batches } = await t.api<{ lost_batches: Ending[] }>('/api/connection');
+    const { lost_batches } = await t.api('connection');
     const byId = Object.fromEntries(lost_batches.map((e) => [e.session_id, e]));
     expect(Object.keys(byId).sort()).toEqual(['s_000000000001', 's_000000000003']);
     expect(byId.s_000000000001).toMatchObject({
@@ -112,9 +102,9 @@ describe('GET /api/sessions/:id/ending', () => {
     await post([startup('s_00000000000a')], 'node');
     await post([call('s_00000000000b', 1)]);
     age(QUIET_MS + 1000);
-    const a = await t.api<{ ending: Ending | null }>('/api/sessions/s_00000000000a/ending');
+    const a = await t.api('sessionEnding', { id: 's_00000000000a' });
     expect(a.ending).toMatchObject({ kind: 'startup-only', user_agent: 'node' });
-    const b = await t.api<{ ending: Ending | null }>('/api/sessions/s_00000000000b/ending');
+    const b = await t.api('sessionEnding', { id: 's_00000000000b' });
     expect(b.ending).toBeNull();
     const missing = await fetch(`${t.url}/api/sessions/s_ffffffffffff/ending`);
     expect(missing.status).toBe(404);

@@ -29,13 +29,6 @@ const callsOf = (session: string, n: number) => ({
   })),
 });
 
-interface Project {
-  ref: string;
-  key_prefix: string;
-  calls: number;
-  shares_prefix_with: string[];
-}
-
 describe('projects are the full key hash', () => {
   let t: TestServer;
   beforeAll(async () => {
@@ -46,10 +39,7 @@ describe('projects are the full key hash', () => {
   afterAll(() => t.close());
 
   it('lists two projects with one label, distinct refs and a warning', async () => {
-    const { projects, warnings } = await t.api<{
-      projects: Project[];
-      warnings: { key_prefix: string; refs: string[]; message: string }[];
-    }>('/api/projects');
+    const { projects, warnings } = await t.api('projects');
     const byRef = Object.fromEntries(projects.map((p) => [p.ref, p]));
     expect(Object.keys(byRef).sort()).toEqual([refOf(KEY_A), refOf(KEY_B)].sort());
     expect(byRef[refOf(KEY_A)]).toMatchObject({
@@ -64,15 +54,12 @@ describe('projects are the full key hash', () => {
   });
 
   it('selects each by its ref or its key; refuses the shared prefix naming both refs', async () => {
-    const calls = async (project: string) =>
-      (await t.api<{ calls: number }>(`/api/summary?project=${encodeURIComponent(project)}`)).calls;
+    const calls = async (project: string) => (await t.api('summary', { project })).calls;
     expect(await calls(refOf(KEY_A))).toBe(10);
     expect(await calls(refOf(KEY_B))).toBe(9);
     expect(await calls(KEY_A)).toBe(10);
     expect(await calls(KEY_B)).toBe(9);
-    const summary = await t.api<{ filter: Record<string, unknown> }>(
-      `/api/summary?project=${refOf(KEY_B)}`,
-    );
+    const summary = await t.api('summary', { project: refOf(KEY_B) });
     expect(summary.filter).toMatchObject({
       project_ref: refOf(KEY_B),
       project_label: 'mp_live_rb_s',

@@ -3,7 +3,7 @@
  * server: accepted whole, and every call, startup and agreement verdict stored as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgreementRow, CallRow, StartupRow } from '../../src/store/index.js';
+import type { CallRow } from '../../src/store/index.js';
 import { capture, startTestServer, type CaptureName, type TestServer } from '../helpers/server.js';
 
 type Wire = Record<string, unknown> & { type: string };
@@ -38,12 +38,12 @@ describe.each(SDKS)('$name request body', ({ name, contentType }) => {
     expect(res.status).toBe(202);
     expect(res.headers.get('x-mcpulse-rejected')).toBe('0');
     expect(res.headers.get('x-mcpulse-accepted')).toBe(String(sent.length));
-    const { rejections } = await t.api<{ rejections: unknown[] }>('/api/rejections');
+    const { rejections } = await t.api('rejections');
     expect(rejections).toEqual([]);
   });
 
   it('stores every call with omitted fields at their zero values', async () => {
-    const { calls } = await t.api<{ calls: CallRow[] }>('/api/calls');
+    const { calls } = await t.api('calls');
     const expected = of('call').map((p) => {
       const out: Record<string, unknown> = {};
       for (const f of CALL_FIELDS.slice(2)) out[f] = p[f];
@@ -62,7 +62,7 @@ describe.each(SDKS)('$name request body', ({ name, contentType }) => {
   });
 
   it('stores every startup, its tools and their extra fields', async () => {
-    const { startups } = await t.api<{ startups: StartupRow[] }>('/api/startups');
+    const { startups } = await t.api('startups');
     expect(
       [...startups].reverse().map((s) => ({ session_id: s.session_id, tools: s.tools })),
     ).toEqual(
@@ -77,11 +77,7 @@ describe.each(SDKS)('$name request body', ({ name, contentType }) => {
   });
 
   it('stores every agreement verdict as sent', async () => {
-    const { agreements, checks, diverged } = await t.api<{
-      agreements: AgreementRow[];
-      checks: number;
-      diverged: number;
-    }>('/api/agreements');
+    const { agreements, checks, diverged } = await t.api('agreements');
     const sentAgreements = of('agreement');
     expect(checks).toBe(sentAgreements.length);
     expect(diverged).toBe(sentAgreements.filter((a) => a.agreed === false).length);
@@ -106,13 +102,13 @@ describe('PHP 0.1.6 startup extras', () => {
     const t = await startTestServer();
     try {
       await t.ingest(capture('php-0.1.6'));
-      const { startups } = await t.api<{ startups: StartupRow[] }>('/api/startups');
+      const { startups } = await t.api('startups');
       expect(startups[0]!.extra).toMatchObject({
         sdk: 'getmcpulse/mcpulse',
         sdk_version: '0.1.6',
         transport: 'stdio',
       });
-      const session = await t.api<{ sdk: unknown }>('/api/sessions/s_7d1e2f3a4b5c');
+      const session = await t.api('session', { id: 's_7d1e2f3a4b5c' });
       expect(session.sdk).toEqual({
         name: 'getmcpulse/mcpulse',
         version: '0.1.6',
@@ -133,7 +129,7 @@ describe('PHP 0.1.6 per-tool fingerprints', () => {
       await t.ingest(body);
       const startup = body.batch[0] as { tools: Record<string, unknown>[] };
       const search = startup.tools[0]!;
-      const first = await t.api<{ fingerprints: Record<string, unknown> }>('/api/tools/search');
+      const first = await t.api('tool', { name: 'search' });
       expect(first.fingerprints).toEqual({
         schema_hash: search.schema_hash,
         description_hash: search.description_hash,
@@ -143,8 +139,8 @@ describe('PHP 0.1.6 per-tool fingerprints', () => {
         schema_changes: 0,
         description_changes: 0,
       });
-      const closing = await t.api<{ fingerprints: { policy: unknown } }>('/api/tools/close_issue');
-      expect(closing.fingerprints.policy).toEqual({
+      const closing = await t.api('tool', { name: 'close_issue' });
+      expect(closing.fingerprints?.policy).toEqual({
         requires_authorization: true,
         requires_verified_identity: false,
       });
@@ -158,7 +154,7 @@ describe('PHP 0.1.6 per-tool fingerprints', () => {
           },
         ],
       });
-      const second = await t.api<{ fingerprints: Record<string, unknown> }>('/api/tools/search');
+      const second = await t.api('tool', { name: 'search' });
       expect(second.fingerprints).toMatchObject({
         schema_hash: 'aaaaaaaaaaaa',
         startups: 2,
@@ -167,7 +163,7 @@ describe('PHP 0.1.6 per-tool fingerprints', () => {
       });
       // An SDK without fingerprints: none.
       await t.ingest(capture('go-style'));
-      const go = await t.api<{ fingerprints: unknown }>('/api/tools/get_order');
+      const go = await t.api('tool', { name: 'get_order' });
       expect(go.fingerprints).toBeNull();
     } finally {
       await t.close();
