@@ -83,10 +83,10 @@ describe('the parameters the review found', () => {
   });
 
   it('a valid before pages /api/calls by row id', async () => {
-    const all = await t.api<{ calls: { id: number }[] }>('/api/calls?order=desc');
+    const all = await t.api('calls', { order: 'desc' });
     const ids = all.calls.map((c) => c.id).sort((a, b) => a - b);
     const pivot = ids[10]!;
-    const page = await t.api<{ calls: { id: number }[] }>(`/api/calls?before=${pivot}`);
+    const page = await t.api('calls', { before: pivot });
     expect(page.calls.map((c) => c.id).sort((a, b) => a - b)).toEqual(ids.slice(0, 10));
   });
 });
