@@ -81,8 +81,10 @@ test('before the first payload every page points to Setup, which shows the real 
     ]) {
       await page.getByRole('tab', { name: lang }).click();
       // Issue 11: no SDK reads MCPULSE_ENDPOINT; each tab sets its own endpoint option.
-      await expect(page.getByRole('tabpanel')).not.toContainText('export MCPULSE_ENDPOINT');
-      await expect(page.getByRole('tabpanel')).toContainText(server.url);
+      await expect(page.getByRole('tabpanel', { name: lang })).not.toContainText(
+        'export MCPULSE_ENDPOINT',
+      );
+      await expect(page.getByRole('tabpanel', { name: lang })).toContainText(server.url);
     }
     await expect(page.getByTestId('listener')).toContainText(String(new URL(server.url).port));
     await expect(page.getByTestId('listener')).toContainText(server.dbPath);

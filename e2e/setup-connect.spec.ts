@@ -20,8 +20,12 @@ test('Setup waits for the first payload, then says connected: client, session, N
     await expect(page.locator('.connection .checks')).toContainText('MCPULSE_ENDPOINT');
     // Each tab sets the endpoint through the SDK's own option, with this server's URL.
     await page.getByRole('tab', { name: 'Go' }).click();
-    await expect(page.getByRole('tabpanel')).toContainText(`Endpoint: "${server.url}"`);
-    await expect(page.getByRole('tabpanel')).toContainText('defer mcpulse.FlushAll()');
+    await expect(page.getByRole('tabpanel', { name: 'Go' })).toContainText(
+      `Endpoint: "${server.url}"`,
+    );
+    await expect(page.getByRole('tabpanel', { name: 'Go' })).toContainText(
+      'defer mcpulse.FlushAll()',
+    );
 
     const session = sessionId(0xc0ffee);
     const now = Date.now();
