@@ -59,6 +59,9 @@ test('before the first payload every page points to Setup, which shows the real 
     const console = guardConsole(page);
     await page.goto(server.url);
     await expect(page.getByText('Waiting for the first payload')).toBeVisible();
+    // Issue 11: no SDK reads MCPULSE_ENDPOINT, so the empty state offers the URL for the option.
+    await expect(page.getByText("Set your SDK's endpoint option to this URL")).toBeVisible();
+    await expect(page.locator('.state-env code')).toHaveText(server.url);
     await shootBoth(page, 'empty-state');
     for (const path of ['/sessions', '/tools', '/sizes', '/ingest', '/calls']) {
       await page.goto(server.url + path);

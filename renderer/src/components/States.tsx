@@ -33,18 +33,18 @@ export function EmptyState({
 /** Shown on every page until the first payload arrives. */
 export function NoDataYet() {
   const { status } = useAppData();
-  const env = status ? `MCPULSE_ENDPOINT=${status.endpoint}` : null;
+  const endpoint = status?.endpoint ?? null;
   return (
     <EmptyState title="Waiting for the first payload" setup>
       <p>
-        Nothing has been received yet. Start your MCP server with this in its environment (and any
-        non-empty <code>MCPULSE_KEY</code>), make a tool call, and this page fills in live — no
-        reload needed.
+        Nothing has been received yet. Set your SDK&apos;s endpoint option to this URL, with any
+        non-empty key, make a tool call, and this page fills in live — no reload needed. No MCPulse
+        SDK reads the endpoint from the environment: Setup shows the option for each one.
       </p>
-      {env && (
+      {endpoint && (
         <div className="state-env">
-          <code>{env}</code>
-          <CopyButton text={env} />
+          <code>{endpoint}</code>
+          <CopyButton text={endpoint} />
         </div>
       )}
     </EmptyState>

@@ -79,7 +79,8 @@ export function describeServer({ server, hosts }: Served, io: CliIO): void {
     [
       `MCPulse Devtools ${info.version} listening on ${info.addresses.join(', ')}`,
       `  dashboard  ${server.url}`,
-      `  ingest     ${server.url}/v1/ingest   (MCPULSE_ENDPOINT=${server.url}, any non-empty MCPULSE_KEY)`,
+      `  ingest     ${server.url}/v1/ingest   (set your SDK's endpoint option to ${server.url}, any non-empty key;`,
+      "             no MCPulse SDK reads MCPULSE_ENDPOINT — the Setup page shows each SDK's option)",
       `  database   ${info.dbPath}`,
       '',
     ].join('\n'),
