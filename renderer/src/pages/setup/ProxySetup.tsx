@@ -23,7 +23,7 @@ export function ProxySetup({ endpoint }: { endpoint: string }) {
         <label className="small">
           Server command{' '}
           <input
-            className="mono"
+            className="input mono"
             value={command}
             onChange={(e) => setCommand(e.target.value)}
             aria-label="Server command"
