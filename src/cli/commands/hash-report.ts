@@ -23,6 +23,39 @@ const EVIDENCE_NOTE: Record<Rendering['evidence'], string> = {
   documented: '  (modelled from documentation)',
 };
 
+/** What one encoder (an SDK's model or a hand-rolled one) sends, against the canonical form. */
+interface EncoderResult {
+  text: string | null;
+  argsHash: string;
+  failure?: string;
+  evidence: Rendering['evidence'];
+  traps: Rendering['traps'];
+}
+
+/** The human report's lines for one encoder: its hash and verdict, and how it differs. */
+function encoderLines(
+  id: string,
+  r: EncoderResult,
+  canonical: string | null,
+  source: string,
+): string[] {
+  const differs = r.text !== null && r.text !== canonical;
+  const verdict =
+    r.text === null
+      ? `cannot hash: ${r.failure ?? 'fails'}`
+      : differs
+        ? 'differs'
+        : 'same as canonical';
+  const lines = [
+    `  ${id.padEnd(7)} ${r.argsHash}  ${verdict}${source}${EVIDENCE_NOTE[r.evidence]}`,
+  ];
+  if (differs) {
+    lines.push(`          ${r.text}`);
+    for (const hit of r.traps) lines.push(`          - ${TRAPS[hit.trap]}: ${hit.example}`);
+  }
+  return lines;
+}
+
 /** One SDK in the `--json` report. */
 export interface SdkReport {
   /** The package and the version its model was read from. */
@@ -92,36 +125,12 @@ export function formatReport(analysis: Analysis): string {
   lines.push('', 'SDKs (what each MCPulse SDK sends, from its published code):');
   for (const id of SDK_IDS) {
     const r = analysis.sdks[id];
-    const verdict =
-      r.text === null
-        ? `cannot hash: ${r.failure ?? 'fails'}`
-        : r.text === analysis.canonical
-          ? 'same as canonical'
-          : 'differs';
-    lines.push(
-      `  ${id.padEnd(7)} ${r.argsHash}  ${verdict}  [${r.name} ${r.version}]${EVIDENCE_NOTE[r.evidence]}`,
-    );
-    if (r.text !== null && r.text !== analysis.canonical) {
-      lines.push(`          ${r.text}`);
-      for (const hit of r.traps) lines.push(`          - ${TRAPS[hit.trap]}: ${hit.example}`);
-    }
+    lines.push(...encoderLines(id, r, analysis.canonical, `  [${r.name} ${r.version}]`));
   }
 
   lines.push('', 'if you hash it yourself (the default JSON encoder of each language):');
-  for (const language of LANGUAGES) {
-    const r = analysis.languages[language];
-    const verdict =
-      r.text === null
-        ? `cannot hash: ${r.failure ?? 'fails'}`
-        : r.text === analysis.canonical
-          ? 'same as canonical'
-          : 'differs';
-    lines.push(`  ${language.padEnd(7)} ${r.argsHash}  ${verdict}${EVIDENCE_NOTE[r.evidence]}`);
-    if (r.text !== null && r.text !== analysis.canonical) {
-      lines.push(`          ${r.text}`);
-      for (const hit of r.traps) lines.push(`          - ${TRAPS[hit.trap]}: ${hit.example}`);
-    }
-  }
+  for (const language of LANGUAGES)
+    lines.push(...encoderLines(language, analysis.languages[language], analysis.canonical, ''));
   return lines.join('\n') + '\n';
 }
 
