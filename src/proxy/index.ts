@@ -21,12 +21,26 @@ export {
   PROXY_SDK_NAME,
   type ProxyStartupPayload,
 } from './telemetry.js';
-export { TelemetrySink, dropLine, type SinkReport } from './sink.js';
+export {
+  TelemetrySink,
+  dropLine,
+  HIGH_WATER,
+  MAX_AGE_MS,
+  QUIET_MS,
+  type SinkOptions,
+  type SinkReport,
+} from './sink.js';
 export {
   startStdioRelay,
   type RelayTap,
   type StdioRelay,
   type StdioRelayEnd,
 } from './stdio-relay.js';
-export { TelemetryThread, type TelemetryInit, type TelemetryResult } from './telemetry-thread.js';
+export {
+  RING_BYTES,
+  TelemetryThread,
+  unobservedLine,
+  type TelemetryInit,
+  type TelemetryResult,
+} from './telemetry-thread.js';
 export { startHttpRelay, type HttpRelay } from './http-relay.js';

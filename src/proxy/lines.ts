@@ -10,12 +10,30 @@ const NEWLINE = 0x0a;
 export class LineSplitter {
   private parts: Buffer[] = [];
   private partsLength = 0;
+  private resyncing = false;
 
   constructor(private readonly onLine: (line: Buffer) => void) {}
+
+  /**
+   * Bytes went missing before the next chunk: the line being collected is incomplete and is
+   * dropped. If the missing bytes ended mid-line (`midLine`), so does the start of the next
+   * chunk, up to and including its first `\n`.
+   */
+  resync(midLine: boolean): void {
+    this.parts = [];
+    this.partsLength = 0;
+    this.resyncing = midLine;
+  }
 
   /** Adds one chunk; calls `onLine` for every line it completes. */
   push(chunk: Buffer): void {
     let start = 0;
+    if (this.resyncing) {
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl === -1) return;
+      this.resyncing = false;
+      start = nl + 1;
+    }
     let nl = chunk.indexOf(NEWLINE, start);
     while (nl !== -1) {
       const piece = chunk.subarray(start, nl);

@@ -46,6 +46,11 @@ export interface ObserverStats {
   cancelled: number;
   /** Lines or bodies that were not JSON-RPC (relayed, not observed). */
   unreadable: number;
+  /**
+   * Calls not recorded because part of the traffic went unobserved (the telemetry thread fell
+   * too far behind): their answers may have been among the bytes that were never copied.
+   */
+  unobserved: number;
 }
 
 /** Options for {@link TrafficObserver}. */
@@ -67,6 +72,7 @@ export class TrafficObserver {
     startups: 0,
     cancelled: 0,
     unreadable: 0,
+    unobserved: 0,
   };
 
   constructor(private readonly options: ObserverOptions) {}
@@ -127,6 +133,19 @@ export class TrafficObserver {
   /** {@link abandon} for every MCP session seen. */
   abandonAll(at = preciseNow()): void {
     for (const scope of new Set(this.sessions.keys())) this.abandon(scope, undefined, false, at);
+  }
+
+  /**
+   * Some of the server's bytes were relayed without being observed: any request still pending
+   * may have been answered in them, so none is recorded (not as crashed at the end either).
+   * A gap in the client's bytes needs nothing: an answer to a request never seen is ignored.
+   */
+  serverGap(): void {
+    for (const state of new Set(this.sessions.values())) {
+      for (const key of state.pending.keys()) {
+        if (state.pending.take(key)?.method === 'tools/call') this.counters.unobserved++;
+      }
+    }
   }
 
   stats(): ObserverStats {

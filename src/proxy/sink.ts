@@ -1,33 +1,41 @@
 /**
- * Where the proxy's payloads go: the producer's own buffer (batches of 30, a flush every few
- * seconds, at most 1000 held, no retries), behind a queue that holds payloads while the proxy
- * is still finding or starting the dashboard — the relay starts at once, telemetry catches up.
+ * Where the proxy's payloads go: held until the MCP traffic pauses, then handed to the
+ * producer's own buffer (requests of at most 500, no retries). The proxy sits on the path of a
+ * live session, and the dashboard storing calls shares the machine with it, so telemetry is sent
+ * in the gaps: when no traffic has been relayed for {@link QUIET_MS}, or when the oldest held
+ * payload is {@link MAX_AGE_MS} old (a session that never pauses still shows up every few
+ * seconds), or when {@link HIGH_WATER} are held. Payloads are also held while the proxy is still
+ * finding or starting the dashboard — the relay starts at once, telemetry catches up.
  *
  * Delivery can only ever lose telemetry, never touch the MCP session: nothing here is awaited
  * on the relay's path, and every failure is counted and told once, in one line at exit.
  */
 import { PayloadBuffer } from '../producer/buffer.js';
 import { resolveOptions, type SendReport } from '../producer/options.js';
-import type { ProxyPayload } from './observer.js';
+import { preciseNow, type ProxyPayload } from './observer.js';
 
-/** How long the queue may grow before the endpoint is known. */
-const MAX_QUEUED = 50_000;
+/** Send once no traffic has been relayed for this long. */
+export const QUIET_MS = 50;
+/** …or once the oldest held payload is this old, pause or not (the "every few seconds"). */
+export const MAX_AGE_MS = 5000;
+/** …or once this many are held (a flood that never pauses: bounded memory, bounded lag). */
+export const HIGH_WATER = 25_000;
 
-/** Options for {@link TelemetrySink}. */
+/**
+ * How many may be held at all (then the oldest go): far past an SDK's 1000, because one proxy
+ * can see a burst of calls from a client faster than a dashboard on the same machine stores
+ * them, and while the dashboard is still being found or started (tens of MB at most).
+ */
+const MAX_HELD = 50_000;
+
+/** Options for {@link TelemetrySink}; the defaults are the constants above. */
 export interface SinkOptions {
   key: string;
-  /** Flush at least this often while something is buffered. Default 2000 ms. */
-  flushEveryMs?: number;
+  quietMs?: number;
+  maxAgeMs?: number;
+  highWater?: number;
   /** Abort a request after this long. Default 5000 ms. */
   timeoutMs?: number;
-  /** Send when this many are waiting. Default 500 (the receiver's most per request). */
-  flushAt?: number;
-  /**
-   * Hold at most this many while the dashboard catches up (then the oldest go). Default 50,000
-   * (tens of MB at most): far past an SDK's 1000, because one proxy can see a burst of calls
-   * from a client faster than a dashboard on the same machine stores them.
-   */
-  maxBuffered?: number;
 }
 
 /** What happened to the payloads, for the exit line. */
@@ -41,9 +49,14 @@ export interface SinkReport {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
 
-/** Buffers payloads and sends them to the dashboard once it is known. */
+/** Holds payloads and sends them to the dashboard, once it is known, when the traffic pauses. */
 export class TelemetrySink {
-  private queue: ProxyPayload[] = [];
+  private held: ProxyPayload[] = [];
+  /** When the oldest held payload was added (preciseNow). */
+  private heldSince = 0;
+  /** When the relay last saw traffic (preciseNow); 0 if it never said. */
+  private trafficAt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
   private buffer: PayloadBuffer | null = null;
   private endpoint: string | null = null;
   private unavailable: string | null = null;
@@ -56,21 +69,34 @@ export class TelemetrySink {
   private progressAt = 0;
   /** Aborts requests still in flight when the exit budget runs out, so nothing holds the exit. */
   private readonly abandon = new AbortController();
+  private readonly quietMs: number;
+  private readonly maxAgeMs: number;
+  private readonly highWater: number;
 
-  constructor(private readonly options: SinkOptions) {}
+  constructor(private readonly options: SinkOptions) {
+    this.quietMs = options.quietMs ?? QUIET_MS;
+    this.maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
+    this.highWater = options.highWater ?? HIGH_WATER;
+  }
 
   /** Takes one payload; never throws, never waits. */
   add(payload: ProxyPayload): void {
     if (payload.type === 'call') this.added.calls++;
     else this.added.startups++;
-    if (this.buffer) this.buffer.add(payload);
-    else if (this.unavailable === null) {
-      if (this.queue.length >= MAX_QUEUED) this.queue.shift();
-      this.queue.push(payload);
-    }
+    if (this.unavailable !== null) return;
+    if (this.held.length === 0) this.heldSince = preciseNow();
+    else if (this.held.length >= MAX_HELD) this.held.shift();
+    this.held.push(payload);
+    if (this.held.length >= this.highWater) this.release();
+    else this.arm();
   }
 
-  /** The dashboard answers at `endpoint`: send what was queued and everything after. */
+  /** The relay saw traffic at `at` (preciseNow): sending waits for a pause after it. */
+  traffic(at = preciseNow()): void {
+    if (at > this.trafficAt) this.trafficAt = at;
+  }
+
+  /** The dashboard answers at `endpoint`: send what was held and everything after. */
   connect(endpoint: string): void {
     if (this.buffer || this.unavailable !== null) return;
     this.endpoint = endpoint;
@@ -78,11 +104,10 @@ export class TelemetrySink {
       resolveOptions({
         endpoint,
         key: this.options.key,
-        flushEveryMs: this.options.flushEveryMs ?? 2000,
-        // Not an SDK's 30: a proxy in front of a busy server would otherwise spend more of its
-        // event loop (the one relaying the traffic) on HTTP requests than on relaying.
-        flushAt: this.options.flushAt ?? 500,
-        maxBuffered: this.options.maxBuffered ?? 50_000,
+        // The sink decides when to send (release below); the buffer only cuts requests of 500.
+        flushAt: 500,
+        flushEveryMs: this.maxAgeMs,
+        maxBuffered: MAX_HELD,
         timeoutMs: this.options.timeoutMs ?? 5000,
         userAgent: 'mcpulse-devtools-proxy/1',
         fetch: (url, init) =>
@@ -95,9 +120,8 @@ export class TelemetrySink {
         onSend: (report) => this.onSend(report),
       }),
     );
-    for (const payload of this.queue) this.buffer.add(payload);
-    this.queue = [];
     this.resolved();
+    if (this.held.length > 0) this.arm();
   }
 
   /** There is no dashboard to send to: everything is dropped, for this reason. */
@@ -105,7 +129,8 @@ export class TelemetrySink {
     if (this.buffer || this.unavailable !== null) return;
     this.unavailable = reason;
     this.reason ??= reason;
-    this.queue = [];
+    this.held = [];
+    this.disarm();
     this.resolved();
   }
 
@@ -119,6 +144,7 @@ export class TelemetrySink {
     const cap = Date.now() + capMs;
     await Promise.race([this.settled, wait(idleMs)]);
     if (this.buffer) {
+      this.release();
       let finished = false;
       const done = this.buffer.close().then(() => void (finished = true));
       this.progressAt = Date.now();
@@ -138,6 +164,39 @@ export class TelemetrySink {
     if ((dropped.calls > 0 || dropped.startups > 0) && this.reason === null)
       this.reason = `the dashboard at ${this.endpoint ?? '?'} did not take them in time`;
     return { added: { ...this.added }, sent: { ...this.sent }, dropped, reason: this.reason };
+  }
+
+  /** Makes sure a timer will look again when the pause or the age may be reached. */
+  private arm(): void {
+    if (this.timer || !this.buffer) return;
+    const now = preciseNow();
+    const quietIn = this.trafficAt + this.quietMs - now;
+    const ageIn = this.heldSince + this.maxAgeMs - now;
+    const due = Math.min(Math.max(quietIn, 0), Math.max(ageIn, 0));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const at = preciseNow();
+      if (at - this.trafficAt >= this.quietMs || at - this.heldSince >= this.maxAgeMs)
+        this.release();
+      else this.arm();
+    }, Math.ceil(due));
+    // Telemetry must never be what keeps the proxy alive; close() sends what is left.
+    this.timer.unref?.();
+  }
+
+  private disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Hands everything held to the buffer, which sends it now in requests of at most 500. */
+  private release(): void {
+    if (!this.buffer || this.held.length === 0) return;
+    this.disarm();
+    const held = this.held;
+    this.held = [];
+    for (const payload of held) this.buffer.add(payload);
+    void this.buffer.flush();
   }
 
   private onSend(report: SendReport): void {

@@ -1,12 +1,16 @@
 /**
  * The relay's handle on the telemetry thread (telemetry-worker.ts). On the relay's path it costs
- * one copy and one `postMessage` per chunk; if the thread fails, telemetry stops and the relay
- * carries on exactly as before.
+ * one copy into a shared ring per chunk (traffic-ring.ts): no allocation, no message, no wakeup
+ * while the thread is busy. The thread runs at the lowest priority, so it may fall behind while
+ * the machine is busy; when the ring is full the relay stops copying (the gap is marked, counted
+ * and reported) rather than wait or let memory grow. If the thread fails, telemetry stops and
+ * the relay carries on exactly as before.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { preciseNow, type ObserverStats } from './observer.js';
+import { createRing, RingWriter, type Direction, type LostBefore } from './traffic-ring.js';
 import type { SinkReport } from './sink.js';
 import type { ProxyTransport } from './telemetry.js';
 
@@ -21,28 +25,32 @@ export interface TelemetryInit {
   db?: string;
 }
 
-/** Bytes one way: `c` from the client, `s` from the server; `t` = when the relay saw them. */
-export interface Chunk {
-  k: 'c' | 's';
-  b: Uint8Array;
-  t: number;
-}
-
-/** Messages to the thread: chunks (in the order the relay saw them), and control. */
-export type ToWorker =
-  { k: 'chunks'; chunks: Chunk[] } | { k: 'end'; t: number } | { k: 'close'; budget: number };
+/** Messages to the thread (the traffic itself goes through the ring). */
+export type ToWorker = { k: 'end'; t: number } | { k: 'close'; budget: number };
 
 /** What closing reports. */
 export interface TelemetryResult {
   report: SinkReport;
   stats: ObserverStats | null;
+  /** Bytes relayed but never observed because the thread was too far behind (0 normally). */
+  skippedBytes: number;
 }
+
+/**
+ * The ring's size: how far the thread may fall behind the relay before copies stop. Far past any
+ * burst seen in tests and benches (20,000 pipelined calls are ~5 MB) or a 10 MB result, yet a
+ * bound: a thread starved for minutes must not take the proxy's memory.
+ */
+export const RING_BYTES = 32 * 1024 * 1024;
+
+/** What the thread gets as `workerData`: the init, and the ring's memory. */
+export type TelemetryWorkerData = TelemetryInit & { ring: SharedArrayBuffer };
 
 // Run from source (tests, benches), the entry is a .ts file loaded through tsx, whose hooks a
 // worker does not get from `--import` on Node 20: it registers them first.
 const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
 
-function startWorker(entry: URL, init: TelemetryInit): Worker {
+function startWorker(entry: URL, init: TelemetryWorkerData): Worker {
   if (!FROM_SOURCE) return new Worker(entry, { workerData: init });
   const source = entry.href.replace(/\.js$/, '.ts');
   const api = import.meta.resolve('tsx/esm/api');
@@ -50,27 +58,24 @@ function startWorker(entry: URL, init: TelemetryInit): Worker {
   return new Worker(code, { eval: true, workerData: init });
 }
 
-/**
- * How long copies wait to be handed over together. Waking the thread for every chunk costs a
- * context switch each time, which a busy 2-core machine feels on the relay; a few milliseconds
- * of batching costs telemetry nothing (each chunk keeps its own timestamp).
- */
-const HANDOVER_MS = 5;
-
 /** Starts and talks to the telemetry thread. */
 export class TelemetryThread {
   private readonly worker: Worker;
   private failure: string | null = null;
-  private queue: Chunk[] = [];
-  private transfer: ArrayBuffer[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly ring: RingWriter;
+  private skipped = 0;
+  /** What was not copied since the last copy that fit (said with the next one). */
+  private lost: LostBefore = { client: 'none', server: 'none' };
+  private losing = false;
 
   /**
    * `entry` is the worker's entry file (as built: `.js`), one that calls
-   * `runTelemetryWorker` from telemetry-worker.ts.
+   * `runTelemetryWorker` from telemetry-worker.ts. `ringBytes` is for tests.
    */
-  constructor(entry: URL, init: TelemetryInit) {
-    this.worker = startWorker(entry, init);
+  constructor(entry: URL, init: TelemetryInit, ringBytes = RING_BYTES) {
+    const memory = createRing(ringBytes);
+    this.ring = new RingWriter(memory);
+    this.worker = startWorker(entry, { ...init, ring: memory });
     this.worker.on('error', (error) => {
       this.failure ??= `the telemetry thread failed: ${error.message}`;
     });
@@ -83,17 +88,16 @@ export class TelemetryThread {
 
   /** A copy of bytes the client sent. */
   client(chunk: Buffer): void {
-    this.post('c', chunk);
+    this.copy('client', chunk);
   }
 
   /** A copy of bytes the server sent. */
   server(chunk: Buffer): void {
-    this.post('s', chunk);
+    this.copy('server', chunk);
   }
 
   /** The server is gone: calls still waiting for an answer are recorded as crashed. */
   end(): void {
-    this.handOver();
     this.send({ k: 'end', t: preciseNow() });
   }
 
@@ -104,7 +108,6 @@ export class TelemetryThread {
   async close(budgetMs = 2000): Promise<TelemetryResult> {
     // A thread that already failed (or exited) will not answer, nor exit again.
     const closed = this.failure ? Promise.resolve(null) : this.answer();
-    this.handOver();
     this.send({ k: 'close', budget: budgetMs });
     const result = await closed;
     await this.worker.terminate().catch(() => {});
@@ -117,6 +120,7 @@ export class TelemetryThread {
           reason: this.failure ?? 'the telemetry thread did not answer',
         },
         stats: null,
+        skippedBytes: this.skipped,
       }
     );
   }
@@ -126,7 +130,11 @@ export class TelemetryThread {
     this.worker.ref();
     return new Promise<TelemetryResult | null>((resolve) => {
       this.worker.once('message', (m: { k: string } & TelemetryResult) =>
-        resolve(m.k === 'closed' ? { report: m.report, stats: m.stats } : null),
+        resolve(
+          m.k === 'closed'
+            ? { report: m.report, stats: m.stats, skippedBytes: this.skipped }
+            : null,
+        ),
       );
       this.worker.once('exit', () => resolve(null));
       // Only a guard against a stuck thread: the sink's own limits end a healthy close.
@@ -134,37 +142,42 @@ export class TelemetryThread {
     });
   }
 
-  private post(k: 'c' | 's', chunk: Buffer): void {
+  private copy(direction: Direction, chunk: Buffer): void {
     if (this.failure) return;
-    // A copy of just these bytes (a chunk may be a view on a larger pooled buffer), moved
-    // rather than cloned into the thread.
-    const copy = new Uint8Array(chunk);
-    this.queue.push({ k, b: copy, t: preciseNow() });
-    this.transfer.push(copy.buffer);
-    if (!this.timer) {
-      this.timer = setTimeout(() => this.handOver(), HANDOVER_MS);
-      this.timer.unref();
+    if (this.ring.write(direction, chunk, preciseNow(), this.lost)) {
+      if (this.losing) {
+        this.lost = { client: 'none', server: 'none' };
+        this.losing = false;
+      }
+    } else {
+      this.skipped += chunk.length;
+      this.losing = true;
+      // Only whether the last lost chunk ended a line matters: it says where the next one starts.
+      this.lost[direction] = chunk[chunk.length - 1] === 0x0a ? 'lines' : 'mid-line';
     }
   }
 
-  /** Hands the queued copies over in one message. */
-  private handOver(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.queue.length === 0) return;
-    const chunks = this.queue;
-    const transfer = this.transfer;
-    this.queue = [];
-    this.transfer = [];
-    this.send({ k: 'chunks', chunks }, transfer);
-  }
-
-  private send(message: ToWorker, transfer: ArrayBuffer[] = []): void {
+  private send(message: ToWorker): void {
     if (this.failure) return;
     try {
-      this.worker.postMessage(message, transfer);
+      this.worker.postMessage(message);
     } catch (error) {
       this.failure ??= `the telemetry thread failed: ${(error as Error).message}`;
     }
   }
+}
+
+/**
+ * The stderr line for traffic relayed without being observed, or `null` when all of it was.
+ * (Calls whose request or answer fell in the gap are not recorded.)
+ */
+export function unobservedLine(result: TelemetryResult): string | null {
+  if (result.skippedBytes === 0) return null;
+  const mb = (result.skippedBytes / (1024 * 1024)).toFixed(1);
+  const calls = result.stats?.unobserved ?? 0;
+  return (
+    `mcpulse-devtools proxy: ${mb} MB of traffic went unobserved while the telemetry thread was ` +
+    `too far behind (${calls} call${calls === 1 ? '' : 's'} in flight then not recorded); the ` +
+    `MCP session itself was not affected\n`
+  );
 }

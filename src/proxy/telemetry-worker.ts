@@ -11,7 +11,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { TrafficObserver } from './observer.js';
 import { TelemetrySink } from './sink.js';
-import type { TelemetryInit, ToWorker } from './telemetry-thread.js';
+import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
+import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
+
+/** While traffic flows, how often the thread looks at the ring. */
+const POLL_MS = 5;
+/** After this long without traffic, the thread sleeps until the relay writes again. */
+const PARK_AFTER_MS = 100;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Finds (or starts) the dashboard and points the sink at it; returns what to stop at exit. */
 export type ConnectDashboard = (
@@ -21,16 +29,17 @@ export type ConnectDashboard = (
 
 /** Runs the telemetry thread's side (call it from a worker entry). */
 export function runTelemetryWorker(connect: ConnectDashboard): void {
-  const init = workerData as TelemetryInit;
+  const init = workerData as TelemetryWorkerData;
 
-  // On Linux a nice value belongs to a thread, and pid 0 is the calling thread: this thread gives
-  // way to the relay when the machine is busy, and the relay keeps its priority. 10, not 19: it
-  // must still keep up well enough to flush before exit (the sink keeps sending on exit while the
-  // dashboard makes progress). Measured in docs/benchmarks.md. (Elsewhere pid 0 is the whole
-  // process, which must not be slowed down, so this is Linux only.)
+  // On Linux a nice value belongs to a thread, and pid 0 is the calling thread: this thread runs
+  // only on CPU that the relay, the client and the server leave idle, and the relay keeps its
+  // priority. Falling behind during a burst is fine: copies wait (bounded by the relay, see
+  // RING_BYTES), the sink holds payloads until the traffic pauses, and the exit flush keeps
+  // going while the dashboard makes progress. Measured in docs/benchmarks.md. (Elsewhere pid 0
+  // is the whole process, which must not be slowed down, so this is Linux only.)
   if (process.platform === 'linux') {
     try {
-      setPriority(0, 10);
+      setPriority(0, 19);
     } catch {
       // Not allowed here: telemetry simply competes as an equal.
     }
@@ -49,19 +58,54 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
   function direction(onText: (text: string, at: number) => void) {
     let at = 0;
     const lines = new LineSplitter((line) => onText(line.toString('utf8'), at));
-    return (bytes: Uint8Array, seen: number) => {
-      at = seen;
-      lines.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return {
+      push(record: RingRecord) {
+        at = record.at;
+        lines.push(record.bytes);
+      },
+      lost(how: Lost) {
+        if (how !== 'none') lines.resync(how === 'mid-line');
+      },
     };
   }
   const fromClient = direction((text, at) => observer.fromClient(text, '', at));
   const fromServer = direction((text, at) => observer.fromServer(text, '', at));
 
+  const ring = new RingReader(init.ring);
+  let lastAt = 0;
+  const onRecord = (record: RingRecord): void => {
+    lastAt = record.at;
+    if (record.lost !== NOTHING_LOST) {
+      fromClient.lost(record.lost.client);
+      fromServer.lost(record.lost.server);
+      // Requests seen so far may have been answered in the lost bytes; later ones cannot be.
+      if (record.lost.server !== 'none') observer.serverGap();
+    }
+    (record.direction === 'client' ? fromClient : fromServer).push(record);
+  };
+  /** Observes everything copied so far; tells the sink when traffic was last relayed. */
+  const drain = (): number => {
+    const count = ring.drain(onRecord);
+    // Traffic was flowing then: the sink waits for a pause after it before it sends.
+    if (count > 0) sink.traffic(lastAt);
+    return count;
+  };
+
+  void (async () => {
+    // While traffic flows, look every few milliseconds (so the relay never has to wake this
+    // thread); once it has stopped for a while, sleep until the relay writes again.
+    let idleSince = performance.now();
+    for (;;) {
+      if (drain() > 0) idleSince = performance.now();
+      if (performance.now() - idleSince < PARK_AFTER_MS) await sleep(POLL_MS);
+      else await ring.wait();
+    }
+  })();
+
   parentPort!.on('message', (m: ToWorker) => {
+    // Everything the relay copied before it sent this comes first.
+    drain();
     switch (m.k) {
-      case 'chunks':
-        for (const c of m.chunks) (c.k === 'c' ? fromClient : fromServer)(c.b, c.t);
-        return;
       case 'end':
         return observer.abandonAll(m.t);
       case 'close':

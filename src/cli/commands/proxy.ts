@@ -7,6 +7,7 @@ import {
   TelemetrySink,
   TelemetryThread,
   TrafficObserver,
+  unobservedLine,
   type SinkReport,
 } from '../../proxy/index.js';
 import { connectDashboard, LABEL } from './proxy-dashboard.js';
@@ -85,7 +86,10 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
   (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   if (end.spawnError)
     io.stderr.write(`${LABEL}: cannot start '${args.command}': ${end.spawnError}\n`);
-  await finish((await telemetry.close()).report, io);
+  const result = await telemetry.close();
+  const skipped = unobservedLine(result);
+  if (skipped) io.stderr.write(skipped);
+  await finish(result.report, io);
   return end.spawnError ? 127 : exitCodeOf(end.code, end.signal);
 }
 
@@ -94,7 +98,11 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
   const observer = new TrafficObserver({
     sessionId: newSessionId(),
     transport: 'http',
-    emit: (p) => sink.add(p),
+    // A payload is emitted as its exchange ends: traffic, so the sink waits for a pause.
+    emit: (p) => {
+      sink.traffic();
+      sink.add(p);
+    },
     clientName: args.client,
   });
   let relay;
