@@ -67,6 +67,9 @@ export class TelemetrySink {
   private readonly sent = { calls: 0, startups: 0 };
   /** When the dashboard last accepted a batch (while closing). */
   private progressAt = 0;
+  /** Resolves `hurried`; null once called. */
+  private hurry: (() => void) | null = null;
+  private readonly hurried = new Promise<void>((resolve) => (this.hurry = resolve));
   /** Aborts requests still in flight when the exit budget runs out, so nothing holds the exit. */
   private readonly abandon = new AbortController();
   private readonly quietMs: number;
@@ -142,7 +145,7 @@ export class TelemetrySink {
    */
   async close(idleMs = 2000, capMs = 15_000): Promise<SinkReport> {
     const cap = Date.now() + capMs;
-    await Promise.race([this.settled, wait(idleMs)]);
+    await Promise.race([this.settled, wait(idleMs), this.hurried]);
     if (this.buffer) {
       this.release();
       let finished = false;
@@ -150,8 +153,8 @@ export class TelemetrySink {
       this.progressAt = Date.now();
       while (!finished) {
         const until = Math.min(this.progressAt + idleMs, cap);
-        if (Date.now() >= until) break;
-        await Promise.race([done, wait(Math.min(until - Date.now(), 200))]);
+        if (Date.now() >= until || this.hurry === null) break;
+        await Promise.race([done, wait(Math.min(until - Date.now(), 200)), this.hurried]);
       }
       this.abandon.abort();
     } else if (this.unavailable === null) {
@@ -197,6 +200,17 @@ export class TelemetrySink {
     this.held = [];
     for (const payload of held) this.buffer.add(payload);
     void this.buffer.flush();
+  }
+
+  /**
+   * Ends a {@link close} in progress now (what was not sent is reported dropped): the client is
+   * stopping the proxy with a signal and will not wait for the rest.
+   */
+  stopNow(reason: string): void {
+    if (this.hurry === null) return;
+    this.reason ??= reason;
+    this.hurry();
+    this.hurry = null;
   }
 
   private onSend(report: SendReport): void {

@@ -26,7 +26,8 @@ export interface TelemetryInit {
 }
 
 /** Messages to the thread (the traffic itself goes through the ring). */
-export type ToWorker = { k: 'end'; t: number } | { k: 'close'; budget: number };
+export type ToWorker =
+  { k: 'end'; t: number } | { k: 'close'; budget: number } | { k: 'stop-now'; reason: string };
 
 /** What closing reports. */
 export interface TelemetryResult {
@@ -123,6 +124,11 @@ export class TelemetryThread {
         skippedBytes: this.skipped,
       }
     );
+  }
+
+  /** Cuts a {@link close} in progress short (a signal arrived while telemetry was flushing). */
+  stopNow(reason: string): void {
+    this.send({ k: 'stop-now', reason });
   }
 
   /** The thread's answer to `close`, or `null` if it exits or hangs instead. */

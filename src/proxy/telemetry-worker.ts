@@ -108,6 +108,8 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     switch (m.k) {
       case 'end':
         return observer.abandonAll(m.t);
+      case 'stop-now':
+        return sink.stopNow(m.reason);
       case 'close':
         void (async () => {
           const report = await sink.close(m.budget);

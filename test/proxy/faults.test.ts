@@ -112,6 +112,34 @@ describe('the dashboard is down or hangs', () => {
     hanging.closeAllConnections();
     hanging.close();
   }, 60_000);
+  it('is signalled while flushing (a client done waiting): exits at once, one line says what was dropped', async () => {
+    const hanging: Server = createServer((req, res) => {
+      if (req.url === '/api/status') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ version: 'x', dbPath: '/nowhere', endpoint: 'x' }));
+      }
+    });
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const { client, transport } = await connectClient(proxied(TS_SERVER, url));
+    await client.listTools();
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'add', arguments: { a: i, b: i } });
+    transport.child.stdin!.end(); // the server exits; the proxy is left flushing to a hung dashboard
+    await new Promise((r) => setTimeout(r, 700));
+    expect(transport.child.exitCode).toBeNull();
+    const signalled = performance.now();
+    transport.child.kill('SIGTERM');
+    const exit = await transport.exited;
+    expect(performance.now() - signalled).toBeLessThan(1500);
+    expect(exit.code).toBe(0); // the server's own exit, as before
+    const lines = transport.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      'dropped the telemetry of 3 calls and 1 startup (the client stopped the proxy (SIGTERM) before the dashboard took them)',
+    );
+    hanging.closeAllConnections();
+    hanging.close();
+  }, 60_000);
 });
 
 describe('big and busy', () => {

@@ -86,7 +86,13 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
   (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   if (end.spawnError)
     io.stderr.write(`${LABEL}: cannot start '${args.command}': ${end.spawnError}\n`);
+  // A client that stops waiting for our exit signals us (the TypeScript SDK: SIGTERM 2 s after
+  // closing stdin): the flush stops there and the drop line still says what was not sent.
+  const stopNow = (signal: NodeJS.Signals) =>
+    telemetry.stopNow(`the client stopped the proxy (${signal}) before the dashboard took them`);
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, stopNow);
   const result = await telemetry.close();
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, stopNow);
   const skipped = unobservedLine(result);
   if (skipped) io.stderr.write(skipped);
   await finish(result.report, io);
