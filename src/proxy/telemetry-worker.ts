@@ -6,11 +6,11 @@
  * moves the client's bytes. See telemetry-thread.ts for the other side; the CLI's worker entry
  * (src/cli/commands/proxy-telemetry.ts) runs this with its way of finding the dashboard.
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { TrafficObserver } from './observer.js';
 import { TelemetrySink } from './sink.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
 import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
 
@@ -31,19 +31,6 @@ export type ConnectDashboard = (
 export function runTelemetryWorker(connect: ConnectDashboard): void {
   const init = workerData as TelemetryWorkerData;
 
-  // On Linux a nice value belongs to a thread, and pid 0 is the calling thread: this thread runs
-  // only on CPU that the relay, the client and the server leave idle, and the relay keeps its
-  // priority. Falling behind during a burst is fine: copies wait (bounded by the relay, see
-  // RING_BYTES), the sink holds payloads until the traffic pauses, and the exit flush keeps
-  // going while the dashboard makes progress. Measured in docs/benchmarks.md. (Elsewhere pid 0
-  // is the whole process, which must not be slowed down, so this is Linux only.)
-  if (process.platform === 'linux') {
-    try {
-      setPriority(0, 19);
-    } catch {
-      // Not allowed here: telemetry simply competes as an equal.
-    }
-  }
   const sink = new TelemetrySink({ key: init.key });
   const observer = new TrafficObserver({
     sessionId: init.sessionId,
@@ -53,6 +40,12 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
   });
 
   const served = connect(init, sink);
+  // Once the dashboard is found, this thread only runs on CPU that the relay, the client and
+  // the server leave idle. Falling behind during a burst is fine: copies wait in the ring
+  // (bounded: RING_BYTES, then a told gap), the sink holds payloads until the traffic pauses,
+  // and the exit flush keeps going while the dashboard makes progress (docs/benchmarks.md). A
+  // dashboard this thread started itself is served from it, so it stays at nice 10 instead.
+  void served.then((started) => lowerThreadPriority(started ? 'background' : 'idle'));
 
   /** One direction: its line splitter, and when the bytes of the line being read arrived. */
   function direction(onText: (text: string, at: number) => void) {
