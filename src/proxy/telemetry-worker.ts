@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { TrafficObserver } from './observer.js';
-import { TelemetrySink } from './sink.js';
+import { MAX_AGE_MS, QUIET_MS, TelemetrySink } from './sink.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
 import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
@@ -85,13 +85,34 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
   };
 
   void (async () => {
-    // While traffic flows, look every few milliseconds (so the relay never has to wake this
-    // thread); once it has stopped for a while, sleep until the relay writes again.
-    let idleSince = performance.now();
+    // Observing waits for a pause in the traffic, as sending does (TelemetrySink): on a small
+    // machine even a thread on idle CPU slows a burst down (the CPUs share caches, and often a
+    // core). So: look every few milliseconds (the relay never has to wake this thread), observe
+    // once nothing was written for QUIET_MS — or when the oldest copy is MAX_AGE_MS old, or the
+    // ring is half full — and send what that produced at once; sleep on the ring when idle.
+    let written = ring.written;
+    let writtenAt = performance.now();
+    let waitingSince: number | null = null;
     for (;;) {
-      if (drain() > 0) idleSince = performance.now();
-      if (performance.now() - idleSince < PARK_AFTER_MS) await sleep(POLL_MS);
-      else await ring.wait();
+      const now = performance.now();
+      if (ring.written !== written) {
+        written = ring.written;
+        writtenAt = now;
+      }
+      if (ring.used === 0) {
+        waitingSince = null;
+        if (now - writtenAt < PARK_AFTER_MS) await sleep(POLL_MS);
+        else await ring.wait();
+        continue;
+      }
+      waitingSince ??= now;
+      const paused = now - writtenAt >= QUIET_MS;
+      if (paused || now - waitingSince >= MAX_AGE_MS || ring.used * 2 >= ring.size) {
+        drain();
+        waitingSince = null;
+        sink.sendNow();
+      }
+      await sleep(POLL_MS);
     }
   })();
 

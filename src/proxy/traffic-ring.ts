@@ -96,6 +96,16 @@ class RingView {
     this.data = Buffer.from(memory, CONTROL_BYTES, this.capacity);
   }
 
+  /** Where the writer is: it moves whenever a record is written (wrapping at `capacity`). */
+  get written(): number {
+    return Atomics.load(this.control, WRITE);
+  }
+
+  /** Bytes the ring holds in all. */
+  get size(): number {
+    return this.capacity;
+  }
+
   /** Bytes written and not yet read. */
   get used(): number {
     const w = Atomics.load(this.control, WRITE);
