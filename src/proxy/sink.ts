@@ -94,14 +94,6 @@ export class TelemetrySink {
     else this.arm();
   }
 
-  /**
-   * Sends everything held now, pause or not (the telemetry thread observes only in pauses or
-   * when its backlog is old, and what that produced is due).
-   */
-  sendNow(): void {
-    this.release();
-  }
-
   /** The relay saw traffic at `at` (preciseNow): sending waits for a pause after it. */
   traffic(at = preciseNow()): void {
     if (at > this.trafficAt) this.trafficAt = at;

@@ -9,13 +9,19 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { TrafficObserver } from './observer.js';
-import { MAX_AGE_MS, QUIET_MS, TelemetrySink } from './sink.js';
+import { QUIET_MS, TelemetrySink } from './sink.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
 import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
 
 /** While traffic flows, how often the thread looks at the ring. */
 const POLL_MS = 5;
+/**
+ * While traffic never pauses, observe at least this often. What is unobserved at exit must be
+ * observed before it can be sent, while the client waits (the TypeScript SDK: 2 s, then
+ * SIGTERM): a second of a flood is observed in ~0.1 s.
+ */
+const MAX_LAG_MS = 1000;
 /** After this long without traffic, the thread sleeps until the relay writes again. */
 const PARK_AFTER_MS = 100;
 
@@ -85,11 +91,11 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
   };
 
   void (async () => {
-    // Observing waits for a pause in the traffic, as sending does (TelemetrySink): on a small
-    // machine even a thread on idle CPU slows a burst down (the CPUs share caches, and often a
-    // core). So: look every few milliseconds (the relay never has to wake this thread), observe
-    // once nothing was written for QUIET_MS — or when the oldest copy is MAX_AGE_MS old, or the
-    // ring is half full — and send what that produced at once; sleep on the ring when idle.
+    // Observing waits for a pause in the traffic, as sending does (TelemetrySink): work done in
+    // a burst, even on idle CPU, competes with it for caches and wakeups. So: look every few
+    // milliseconds (the relay never has to wake this thread), observe once nothing was written
+    // for QUIET_MS, or when the oldest copy is MAX_LAG_MS old, or the ring is half full; sleep
+    // on the ring when there is no traffic. The sink then sends on its own rules.
     let written = ring.written;
     let writtenAt = performance.now();
     let waitingSince: number | null = null;
@@ -106,11 +112,13 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
         continue;
       }
       waitingSince ??= now;
-      const paused = now - writtenAt >= QUIET_MS;
-      if (paused || now - waitingSince >= MAX_AGE_MS || ring.used * 2 >= ring.size) {
+      if (
+        now - writtenAt >= QUIET_MS ||
+        now - waitingSince >= MAX_LAG_MS ||
+        ring.used * 2 >= ring.size
+      ) {
         drain();
         waitingSince = null;
-        sink.sendNow();
       }
       await sleep(POLL_MS);
     }
