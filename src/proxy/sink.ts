@@ -36,6 +36,12 @@ export interface SinkOptions {
   highWater?: number;
   /** Abort a request after this long. Default 5000 ms. */
   timeoutMs?: number;
+  /**
+   * When traffic was last relayed (preciseNow), asked at the moment of deciding — for a caller
+   * that can see it directly (the telemetry thread looks at the ring), since `traffic()` calls
+   * can be late on a thread that only runs on idle CPU.
+   */
+  lastTraffic?: () => number;
 }
 
 /** What happened to the payloads, for the exit line. */
@@ -170,16 +176,23 @@ export class TelemetrySink {
   }
 
   /** Makes sure a timer will look again when the pause or the age may be reached. */
+  /** When traffic was last relayed, as best known right now. */
+  private lastTrafficAt(): number {
+    const seen = this.options.lastTraffic?.() ?? 0;
+    if (seen > this.trafficAt) this.trafficAt = seen;
+    return this.trafficAt;
+  }
+
   private arm(): void {
     if (this.timer || !this.buffer) return;
     const now = preciseNow();
-    const quietIn = this.trafficAt + this.quietMs - now;
+    const quietIn = this.lastTrafficAt() + this.quietMs - now;
     const ageIn = this.heldSince + this.maxAgeMs - now;
     const due = Math.min(Math.max(quietIn, 0), Math.max(ageIn, 0));
     this.timer = setTimeout(() => {
       this.timer = null;
       const at = preciseNow();
-      if (at - this.trafficAt >= this.quietMs || at - this.heldSince >= this.maxAgeMs)
+      if (at - this.lastTrafficAt() >= this.quietMs || at - this.heldSince >= this.maxAgeMs)
         this.release();
       else this.arm();
     }, Math.ceil(due));

@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
-import { TrafficObserver } from './observer.js';
+import { preciseNow, TrafficObserver } from './observer.js';
 import { QUIET_MS, TelemetrySink } from './sink.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
@@ -37,7 +37,18 @@ export type ConnectDashboard = (
 export function runTelemetryWorker(connect: ConnectDashboard): void {
   const init = workerData as TelemetryWorkerData;
 
-  const sink = new TelemetrySink({ key: init.key });
+  const ring = new RingReader(init.ring);
+  // When the relay last copied something: the ring's write position moving is the traffic.
+  let written = ring.written;
+  let writtenAt = preciseNow();
+  const lastTraffic = (): number => {
+    if (ring.written !== written) {
+      written = ring.written;
+      writtenAt = preciseNow();
+    }
+    return writtenAt;
+  };
+  const sink = new TelemetrySink({ key: init.key, lastTraffic });
   const observer = new TrafficObserver({
     sessionId: init.sessionId,
     transport: init.transport,
@@ -70,7 +81,6 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
   const fromClient = direction((text, at) => observer.fromClient(text, '', at));
   const fromServer = direction((text, at) => observer.fromServer(text, '', at));
 
-  const ring = new RingReader(init.ring);
   let lastAt = 0;
   const onRecord = (record: RingRecord): void => {
     lastAt = record.at;
@@ -96,24 +106,19 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     // milliseconds (the relay never has to wake this thread), observe once nothing was written
     // for QUIET_MS, or when the oldest copy is MAX_LAG_MS old, or the ring is half full; sleep
     // on the ring when there is no traffic. The sink then sends on its own rules.
-    let written = ring.written;
-    let writtenAt = performance.now();
     let waitingSince: number | null = null;
     for (;;) {
-      const now = performance.now();
-      if (ring.written !== written) {
-        written = ring.written;
-        writtenAt = now;
-      }
+      const now = preciseNow();
+      const trafficAt = lastTraffic();
       if (ring.used === 0) {
         waitingSince = null;
-        if (now - writtenAt < PARK_AFTER_MS) await sleep(POLL_MS);
+        if (now - trafficAt < PARK_AFTER_MS) await sleep(POLL_MS);
         else await ring.wait();
         continue;
       }
       waitingSince ??= now;
       if (
-        now - writtenAt >= QUIET_MS ||
+        now - trafficAt >= QUIET_MS ||
         now - waitingSince >= MAX_LAG_MS ||
         ring.used * 2 >= ring.size
       ) {
