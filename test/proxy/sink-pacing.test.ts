@@ -4,7 +4,7 @@
  * the high-water mark when it never pauses; everything held goes out at close.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callPayload, TelemetrySink, type SinkOptions } from '../../src/proxy/index.js';
+import { callPayload, preciseNow, TelemetrySink, type SinkOptions } from '../../src/proxy/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let dashboard: TestServer;
@@ -56,6 +56,22 @@ describe('the proxy sends telemetry in the pauses of the traffic', () => {
     expect(await stored()).toBe(0);
     stop();
     await expect.poll(stored, { timeout: 3000 }).toBe(20);
+    await sink.close();
+  });
+
+  it('asks when traffic last flowed at the moment it decides (no traffic() call needed)', async () => {
+    // The telemetry thread runs its timers late when starved; it answers from the ring instead.
+    let flowing = true;
+    const sink = connected({
+      quietMs: 50,
+      maxAgeMs: 60_000,
+      lastTraffic: () => (flowing ? preciseNow() : 0),
+    });
+    for (let i = 0; i < 10; i++) sink.add(call());
+    await sleep(300);
+    expect(await stored()).toBe(0);
+    flowing = false;
+    await expect.poll(stored, { timeout: 3000 }).toBe(10);
     await sink.close();
   });
 
