@@ -97,6 +97,11 @@ export class TelemetryThread {
     this.copy('server', chunk);
   }
 
+  /** Bytes copied into the ring that the thread has not read yet. */
+  get backlogBytes(): number {
+    return this.ring.used;
+  }
+
   /** The server is gone: calls still waiting for an answer are recorded as crashed. */
   end(): void {
     this.send({ k: 'end', t: preciseNow() });

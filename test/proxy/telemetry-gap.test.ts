@@ -79,7 +79,9 @@ it('relays everything while the thread is behind, and records only what it saw',
   // ~80 KB each way while the thread cannot run: far more than its 16 KB ring holds.
   for (let i = 1; i <= 40; i++) stdin.write(echo(i, `early-${i}-` + 'x'.repeat(1000)));
   await until(41);
-  await new Promise((r) => setTimeout(r, 2500)); // the thread is running by now
+  // The ring is full until the thread, once it runs, reads it empty.
+  expect(telemetry.backlogBytes).toBeGreaterThan(8 * 1024);
+  await expect.poll(() => telemetry.backlogBytes, { timeout: 15_000, interval: 50 }).toBe(0);
   for (let i = 41; i <= 45; i++) stdin.write(echo(i, `late-${i}`));
   await until(46);
   stdin.end();
@@ -102,4 +104,4 @@ it('relays everything while the thread is behind, and records only what it saw',
   expect(result.stats!.unobserved).toBeGreaterThan(0);
   expect(result.stats!.calls + result.stats!.unobserved).toBeLessThanOrEqual(45);
   expect(result.report.dropped.calls).toBe(0);
-}, 20_000);
+}, 30_000);
