@@ -223,8 +223,7 @@ function report(title: string, s: ReturnType<typeof summary>, judged: boolean): 
   console.log(`  proxy exit    ${s.exitMs.toFixed(0)} ms after the client closed (its exit flush)`);
 }
 
-const stored = async (): Promise<number> =>
-  (await getRemote(dashboard.url, 'status')).counts.calls;
+const stored = async (): Promise<number> => (await getRemote(dashboard.url, 'status')).counts.calls;
 
 console.log(
   `proxy bench: ${ROUNDS} rounds × (${fmt(WARMUP)} warm-up + ${fmt(CALLS)} sequential + ${fmt(BURST)} pipelined calls, ${WINDOW} in flight) per pairing, direct and proxied alternating; load ${load()}`,
