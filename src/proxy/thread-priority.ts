@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { basename } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 
 /** What the thread got: SCHED_IDLE, a nice value only, or nothing (not Linux, or not allowed). */
 export type ThreadPriority = 'idle' | 'nice' | 'unchanged';
@@ -40,4 +41,15 @@ export function lowerThreadPriority(level: 'idle' | 'background' = 'idle'): Thre
   } catch {
     return 'nice';
   }
+}
+
+/**
+ * Makes V8 do each isolate's compiling and garbage collection on that isolate's own thread
+ * instead of on its shared helper threads. The helpers run at normal priority whichever thread
+ * their work is for, so without this a telemetry thread on idle CPU still has its JIT and GC
+ * done at full priority, beside the relay (measured: docs/benchmarks.md). Process-wide; call it
+ * before starting the threads it is for. The relay's own thread barely allocates or compiles.
+ */
+export function keepV8WorkOnOwnThreads(): void {
+  setFlagsFromString('--single-threaded');
 }
