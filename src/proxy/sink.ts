@@ -175,7 +175,6 @@ export class TelemetrySink {
     return { added: { ...this.added }, sent: { ...this.sent }, dropped, reason: this.reason };
   }
 
-  /** Makes sure a timer will look again when the pause or the age may be reached. */
   /** When traffic was last relayed, as best known right now. */
   private lastTrafficAt(): number {
     const seen = this.options.lastTraffic?.() ?? 0;
@@ -183,6 +182,7 @@ export class TelemetrySink {
     return this.trafficAt;
   }
 
+  /** Makes sure a timer will look again when the pause or the age may be reached. */
   private arm(): void {
     if (this.timer || !this.buffer) return;
     const now = preciseNow();

@@ -10,7 +10,13 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { preciseNow, type ObserverStats } from './observer.js';
-import { createRing, RingWriter, type Direction, type LostBefore } from './traffic-ring.js';
+import {
+  createRing,
+  NOTHING_LOST,
+  RingWriter,
+  type Direction,
+  type LostBefore,
+} from './traffic-ring.js';
 import type { SinkReport } from './sink.js';
 import type { ProxyTransport } from './telemetry.js';
 
@@ -66,8 +72,7 @@ export class TelemetryThread {
   private readonly ring: RingWriter;
   private skipped = 0;
   /** What was not copied since the last copy that fit (said with the next one). */
-  private lost: LostBefore = { client: 'none', server: 'none' };
-  private losing = false;
+  private lost: Readonly<LostBefore> = NOTHING_LOST;
 
   /**
    * `entry` is the worker's entry file (as built: `.js`), one that calls
@@ -156,15 +161,12 @@ export class TelemetryThread {
   private copy(direction: Direction, chunk: Buffer): void {
     if (this.failure) return;
     if (this.ring.write(direction, chunk, preciseNow(), this.lost)) {
-      if (this.losing) {
-        this.lost = { client: 'none', server: 'none' };
-        this.losing = false;
-      }
+      this.lost = NOTHING_LOST;
     } else {
       this.skipped += chunk.length;
-      this.losing = true;
       // Only whether the last lost chunk ended a line matters: it says where the next one starts.
-      this.lost[direction] = chunk[chunk.length - 1] === 0x0a ? 'lines' : 'mid-line';
+      const how = chunk[chunk.length - 1] === 0x0a ? 'lines' : 'mid-line';
+      this.lost = { ...this.lost, [direction]: how };
     }
   }
 

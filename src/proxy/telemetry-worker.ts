@@ -81,9 +81,7 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
   const fromClient = direction((text, at) => observer.fromClient(text, '', at));
   const fromServer = direction((text, at) => observer.fromServer(text, '', at));
 
-  let lastAt = 0;
   const onRecord = (record: RingRecord): void => {
-    lastAt = record.at;
     if (record.lost !== NOTHING_LOST) {
       fromClient.lost(record.lost.client);
       fromServer.lost(record.lost.server);
@@ -92,13 +90,8 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     }
     (record.direction === 'client' ? fromClient : fromServer).push(record);
   };
-  /** Observes everything copied so far; tells the sink when traffic was last relayed. */
-  const drain = (): number => {
-    const count = ring.drain(onRecord);
-    // Traffic was flowing then: the sink waits for a pause after it before it sends.
-    if (count > 0) sink.traffic(lastAt);
-    return count;
-  };
+  /** Observes everything copied so far (the sink learns of the traffic from `lastTraffic`). */
+  const drain = (): void => void ring.drain(onRecord);
 
   void (async () => {
     // Observing waits for a pause in the traffic, as sending does (TelemetrySink): work done in
@@ -120,7 +113,7 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
       if (
         now - trafficAt >= QUIET_MS ||
         now - waitingSince >= MAX_LAG_MS ||
-        ring.used * 2 >= ring.size
+        ring.used * 2 >= ring.capacity
       ) {
         drain();
         waitingSince = null;

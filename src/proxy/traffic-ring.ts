@@ -88,9 +88,10 @@ export function createRing(capacity: number): SharedArrayBuffer {
 class RingView {
   protected readonly control: Int32Array;
   protected readonly data: Buffer;
-  protected readonly capacity: number;
+  /** Bytes the ring holds in all. */
+  readonly capacity: number;
 
-  constructor(protected readonly memory: SharedArrayBuffer) {
+  constructor(memory: SharedArrayBuffer) {
     this.control = new Int32Array(memory, 0, CONTROL_BYTES / 4);
     this.capacity = memory.byteLength - CONTROL_BYTES;
     this.data = Buffer.from(memory, CONTROL_BYTES, this.capacity);
@@ -99,11 +100,6 @@ class RingView {
   /** Where the writer is: it moves whenever a record is written (wrapping at `capacity`). */
   get written(): number {
     return Atomics.load(this.control, WRITE);
-  }
-
-  /** Bytes the ring holds in all. */
-  get size(): number {
-    return this.capacity;
   }
 
   /** Bytes written and not yet read. */

@@ -64,6 +64,18 @@ describe('the server crashes mid-call', () => {
   }, 60_000);
 });
 
+/** Answers the probe as a dashboard would, then never answers /v1/ingest. */
+async function startHangingDashboard(): Promise<{ hanging: Server; url: string }> {
+  const hanging: Server = createServer((req, res) => {
+    if (req.url === '/api/status') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ version: 'x', dbPath: '/nowhere', endpoint: 'x' }));
+    }
+  });
+  await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+  return { hanging, url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}` };
+}
+
 describe('the dashboard is down or hangs', () => {
   it('goes down mid-session: every call still answered, one stderr line says what was dropped', async () => {
     const gone = await startTestServer();
@@ -91,15 +103,7 @@ describe('the dashboard is down or hangs', () => {
   }, 60_000);
 
   it('hangs on ingest: calls unaffected, the proxy exits within its flush budget, one line', async () => {
-    // Answers the probe as a dashboard would, then never answers /v1/ingest.
-    const hanging: Server = createServer((req, res) => {
-      if (req.url === '/api/status') {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ version: 'x', dbPath: '/nowhere', endpoint: 'x' }));
-      }
-    });
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const { hanging, url } = await startHangingDashboard();
     const { client, transport } = await connectClient(proxied(TS_SERVER, url));
     await client.listTools();
     const t0 = performance.now();
@@ -116,15 +120,9 @@ describe('the dashboard is down or hangs', () => {
     hanging.closeAllConnections();
     hanging.close();
   }, 60_000);
+
   it('is signalled while flushing (a client done waiting): exits at once, one line says what was dropped', async () => {
-    const hanging: Server = createServer((req, res) => {
-      if (req.url === '/api/status') {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ version: 'x', dbPath: '/nowhere', endpoint: 'x' }));
-      }
-    });
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const { hanging, url } = await startHangingDashboard();
     const { client, transport } = await connectClient(proxied(TS_SERVER, url));
     await client.listTools();
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'add', arguments: { a: i, b: i } });
