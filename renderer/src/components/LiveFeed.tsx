@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { outcomeKey, OUTCOME_LABEL, type Call } from '../api/types';
 import { metricsPaths } from '../api/metrics';
 
-import { useApi } from '../api/api';
+import { useApi } from '../hooks/useApi';
 import { useLive } from '../api/live';
 import { useFilters } from '../app/filters';
 import { Link } from '../app/router';

@@ -13,7 +13,8 @@ import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/route
 import { useAppData } from '../../app/status';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { getApi, useApi, withQuery } from '../../api/api';
+import { getApi, withQuery } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtInt } from '../../lib/format';
 import { CallDetails } from '../../components/details/CallDetails';
 import { CallsTable } from './CallsTable';

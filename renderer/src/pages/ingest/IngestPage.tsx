@@ -11,7 +11,7 @@ import { Name } from '../../components/Name';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtAgo, fmtDateTime, fmtInt, fmtUnits, plural } from '../../lib/format';
 import './ingest.css';
 

@@ -26,7 +26,7 @@ import {
   ResourceBody,
   StaleBanner,
 } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd, latencyBucketOf } from '../../lib/format';
 import { ClientsTable, PairsList } from './OverviewTables';
 import './overview.css';

@@ -15,7 +15,7 @@ import { ErrorState, Loading } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
 import { Abbr } from '../../components/Term';
 import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { sessionTitle } from './session-title';
 import { useSession } from './useSession';
 import './compare.css';

@@ -20,7 +20,7 @@ import {
 } from '../../components/SortableTable';
 import { StatCard } from '../../components/StatCard';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtInt, fmtTok, fmtTokens, fmtUnits, fmtUsd, plural, TOKENS_RULE } from '../../lib/format';
 import { Abbr, Unit } from '../../components/Term';
 import { HEAVY_PAYLOAD_UNITS } from '../../lib/thresholds';

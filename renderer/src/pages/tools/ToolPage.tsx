@@ -15,7 +15,7 @@ import { OutcomeBar } from '../../components/OutcomeBar';
 import { Fact } from '../../components/Fact';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import {
   TOKENS_RULE,
   fmtDateTime,

@@ -19,7 +19,7 @@ import {
 } from '../../components/SortableTable';
 import { ErrorState, Loading, NoDataYet, NoMatch, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtInt, fmtMs, fmtPct, fmtTok, fmtUnits } from '../../lib/format';
 import { Abbr, Unit } from '../../components/Term';
 import { ToolBadges } from './tool-badges';
