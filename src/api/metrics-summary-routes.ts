@@ -4,6 +4,7 @@ import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
 import { buildSummary, insightsOf } from '../metrics/report.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
+import { badArgsRunsOf } from './insight-streaks.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
 
@@ -39,6 +40,7 @@ export const metricsSummaryRoutes = {
       insights: insightsOf(
         summary.tools,
         groupStats(stats, (r) => r.tool),
+        badArgsRunsOf(m, filter, summary.tools),
       ),
       min_calls: INSIGHT_MIN_CALLS,
       thresholds: THRESHOLDS,
