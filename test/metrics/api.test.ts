@@ -277,6 +277,13 @@ describe('calls behind a number, and pricing', () => {
     const empty = await h.get('metricsCalls', { outcome: 'empty', limit: 5 });
     expect(empty.calls).toHaveLength(5);
     expect(empty.calls.every((c) => c.outcome_class === 'empty')).toBe(true);
+    // The total counts every page, not the one returned.
+    expect(empty.total).toBe(13);
+    const byText = await h.get('metricsCalls', { q: 'FETCH' });
+    expect(byText.calls.map((c) => c.tool_name)).toEqual(['fetch']);
+    expect(byText.total).toBe(1);
+    const crashedText = await h.get('metricsCalls', { q: 'crash' });
+    expect(crashedText.calls.every((c) => c.outcome === 'crashed')).toBe(true);
     const next = await h.get('metricsCalls', {
       outcome: 'empty',
       limit: 5,
