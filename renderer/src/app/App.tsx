@@ -14,6 +14,7 @@ import { ToolsPage } from '../pages/tools/ToolsPage';
 import { Loading } from '../components/States';
 import { useGlobalHotkeys } from '../hooks/useHotkeys';
 import { FilterBar } from './FilterBar';
+import { FilterChips } from './FilterChips';
 import { ProjectWarning } from './ProjectWarning';
 import { KeyboardHelp } from './KeyboardHelp';
 import { useFilters } from './filters';
@@ -23,6 +24,7 @@ import { Link, navigate, useLocation } from './router';
 import { Sidebar } from './Sidebar';
 import { SpoolFailure } from './SpoolNotice';
 import { AppDataProvider } from './status';
+import { usePageTitle } from './title';
 import './shell.css';
 
 // The playground carries the canonical engine and the fixtures; load it when opened.
@@ -63,6 +65,7 @@ export function App() {
     [link],
   );
   useGlobalHotkeys(go);
+  usePageTitle();
   const page = PAGES[loc.path];
   return (
     <AppDataProvider>
@@ -74,6 +77,7 @@ export function App() {
         <div className="main">
           <SpoolFailure />
           <FilterBar bare={page?.filters === false} />
+          {page?.filters && <FilterChips />}
           {page?.filters !== false && <ProjectWarning />}
           {page?.filters && <PartialFigures />}
           <main className="content" id="main" tabIndex={-1} key={loc.path}>

@@ -1,12 +1,13 @@
 /**
  * One tool: its numbers and badges, outcome mix, latency and response-size distributions, its
- * retry chains (each linking to its session) and the tools called right before and after it.
+ * failing calls grouped by outcome, its retry chains (each linking to its session) and the
+ * tools called right before and after it.
  */
 
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { Link, navigate, useLocation } from '../../app/router';
-import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
+import { LatencyView } from '../../components/charts/LatencyView';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
 import { ToolAgreements } from '../../components/AgreementList';
 import { Name } from '../../components/Name';
@@ -26,6 +27,7 @@ import {
   fmtUnits,
 } from '../../lib/format';
 import { ToolBadges } from './tool-badges';
+import { FailingCalls } from './FailingCalls';
 import { ToolFingerprintsLine } from './ToolFingerprints';
 import './tool.css';
 
@@ -95,10 +97,11 @@ export function ToolPage() {
           />
         </Panel>
         <Panel title="Latency">
-          <LatencyBuckets
+          <LatencyView
             latency={latency}
+            histogram={latency.histogram}
             height={130}
-            onBucket={(k) => navigate(link('/calls', { tool: tool.name, latency: k }))}
+            onHostedBucket={(k) => navigate(link('/calls', { tool: tool.name, latency: k }))}
           />
         </Panel>
         <Panel title="Response sizes">
@@ -112,6 +115,7 @@ export function ToolPage() {
           />
         </Panel>
       </div>
+      <FailingCalls filters={filters} tool={tool.name} outcomes={tool.outcomes} />
       <div className="grid cols-3 tool-lower">
         <Panel
           title={`Retry chains · ${chains.total} (${chains.resolved} resolved, ${chains.unresolved} unresolved)`}
