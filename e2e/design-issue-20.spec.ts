@@ -42,7 +42,7 @@ async function seedReview(devtools: DevtoolsServer): Promise<void> {
         hash: `f${s}${i}`.padEnd(12, '0'),
       });
     for (let i = 0; i < 3; i++)
-      add({ tool: 'get_issue', ms: 0, hash: `g${s}${i}`.padEnd(12, '0') });
+      add({ tool: 'get_issue', ms: 0, hash: `d${s}${i}`.padEnd(12, '0') });
   }
   // search_tickets: 10 refusals in a row in one session, 31 s apart (separate calls).
   const session = sessionId(0x2fff);
@@ -215,9 +215,16 @@ test('no page scrolls sideways at 360, 768 or 1024 px', async ({ page, devtools 
           document.querySelector('.main')!.scrollWidth,
           document.querySelector('.main')!.clientWidth,
         ],
+        // The page's own scroll box: content wider than it would scroll sideways inside.
+        content: [
+          document.querySelector('main.content')!.scrollWidth,
+          document.querySelector('main.content')!.clientWidth,
+        ],
       }));
-      if (m.doc[0]! > m.doc[1]! || m.main[0]! > m.main[1]!)
-        wide.push(`${width} ${path}: document ${m.doc.join('/')}, main ${m.main.join('/')}`);
+      if (m.doc[0]! > m.doc[1]! || m.main[0]! > m.main[1]! || m.content[0]! > m.content[1]!)
+        wide.push(
+          `${width} ${path}: document ${m.doc.join('/')}, main ${m.main.join('/')}, content ${m.content.join('/')}`,
+        );
     }
   }
   expect(wide, wide.join('\n')).toEqual([]);

@@ -20,9 +20,10 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
   return [
     {
       key: 'started',
+      hideBelow: 520,
       name: 'Started',
       header: 'Started',
-      width: '118px',
+      width: '108px',
       sortValue: (c) => c.started_ms,
       defaultDir: 'desc',
       cellClass: 'mono',
@@ -41,7 +42,7 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       key: 'outcome',
       name: 'Outcome',
       header: 'Outcome',
-      width: '104px',
+      width: '100px',
       sortValue: (c) => c.outcome_class,
       cell: (c) => (
         <span className="outcome">
@@ -55,7 +56,7 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       name: 'Duration',
       header: 'Duration',
       num: true,
-      width: '92px',
+      width: '84px',
       sortValue: (c) => c.duration_ms,
       cellClass: (c) => (c.duration_ms >= 2000 ? 'slow' : ''),
       cellTitle: (c) => `${c.duration_ms} ms`,
@@ -63,6 +64,7 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
     },
     {
       key: 'response',
+      hideBelow: 800,
       name: 'Response (tok)',
       header: (
         <>
@@ -71,16 +73,17 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
         </>
       ),
       num: true,
-      width: '112px',
+      width: '104px',
       sortValue: (c) => c.response_bytes,
       cellTitle: (c) => `${fmtUnits(c.response_bytes)} UTF-16 units`,
       cell: (c) => fmtTok(c.response_bytes),
     },
     {
       key: 'session',
+      hideBelow: 1100,
       name: 'Session',
       header: 'Session',
-      width: '150px',
+      width: '132px',
       sortValue: (c) => c.session_id,
       cellClass: 'mono',
       cellTitle: (c) => c.session_id,
@@ -95,9 +98,10 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
     },
     {
       key: 'client',
+      hideBelow: 1280,
       name: 'Client',
       header: 'Client',
-      width: '120px',
+      width: '112px',
       sortValue: (c) => c.client_name,
       cellTitle: (c) => c.client_name,
       cell: (c) => c.client_name,
@@ -114,9 +118,10 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
     },
     {
       key: 'fcs',
+      hideBelow: 900,
       name: 'First-call success',
       header: 'First-call success',
-      width: '150px',
+      width: '140px',
       sortValue: (c) => (c.first_call_success ? 1 : 0),
       cell: (c) => <VerdictCell call={c} />,
     },
