@@ -131,7 +131,7 @@ test('12 · the answer first: ranked insights above the charts, each opening its
   expect((await insights.boundingBox())!.y).toBeLessThan((await chart.boundingBox())!.y);
 
   const fcs = insights.locator('[data-insight="low_first_call_success"]').first();
-  await fcs.locator('.insight-msg').click();
+  await fcs.locator('.insight-title').click();
   await expect(page).toHaveURL(/\/calls\?.*tool=search_issues.*first_call_success=false/);
   await expect(page.getByTestId('calls').locator('tbody tr').first()).toBeVisible();
 

@@ -120,12 +120,12 @@ function toolColumns(link: ReturnType<typeof useFilters>['link']): Column<ToolSu
       name: 'Avg response (tok)',
       header: (
         <>
-          Avg resp.
+          Avg response
           <Unit unit="tok" />
         </>
       ),
       num: true,
-      width: '104px',
+      width: '136px',
       hideBelow: 1100,
       sortValue: (t) => t.avg_response_bytes,
       cellTitle: (t) => `${fmtUnits(t.avg_response_bytes)} UTF-16 units`,
