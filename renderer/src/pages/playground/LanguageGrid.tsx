@@ -2,8 +2,10 @@
  * What each side sends for the input, two views kept apart: first the MCPulse SDKs as their
  * published code hashes (src/canonical/sdks — what a real server sends), then, labelled as such,
  * each language's usual JSON encoder — the traps you meet only if you hash arguments yourself.
+ * Those that send the canonical hash are one card, shown once; only the differing ones expand.
  */
 import type { Analysis } from '../../../../src/canonical/index';
+import { DiffText } from './DiffText';
 import { RenderingCard } from './RenderingCard';
 
 const NAMES: Record<string, string> = {
@@ -34,25 +36,39 @@ export function LanguageGrid({ analysis }: { analysis: Analysis }) {
           source and are modelled from the docs)
         </div>
         <div className="pg-lang-grid">
-          {sdks.map((r) => (
-            <RenderingCard
-              key={r.id}
-              name={NAMES[r.id] ?? r.id}
-              label={r.label}
-              note={
-                r.evidence === 'docs'
-                  ? 'no public source: modelled from docs'
-                  : `${r.name} ${r.version}`
-              }
-              text={r.text}
-              argsHash={r.argsHash}
-              failure={r.failure}
-              traps={r.traps}
-              canonical={analysis.canonical}
-              canonicalHash={analysis.argsHash}
-              dataAttr={{ 'data-sdk': r.id }}
-            />
-          ))}
+          <AgreeingCard
+            testId="sdks-agree"
+            analysis={analysis}
+            members={sdks
+              .filter((r) => r.argsHash === analysis.argsHash && r.failure === undefined)
+              .map((r) => ({
+                id: r.id,
+                attr: { 'data-sdk': r.id },
+                note: r.evidence === 'docs' ? 'modelled from docs' : `${r.name} ${r.version}`,
+              }))}
+            of={sdks.length}
+          />
+          {sdks
+            .filter((r) => r.argsHash !== analysis.argsHash || r.failure !== undefined)
+            .map((r) => (
+              <RenderingCard
+                key={r.id}
+                name={NAMES[r.id] ?? r.id}
+                label={r.label}
+                note={
+                  r.evidence === 'docs'
+                    ? 'no public source: modelled from docs'
+                    : `${r.name} ${r.version}`
+                }
+                text={r.text}
+                argsHash={r.argsHash}
+                failure={r.failure}
+                traps={r.traps}
+                canonical={analysis.canonical}
+                canonicalHash={analysis.argsHash}
+                dataAttr={{ 'data-sdk': r.id }}
+              />
+            ))}
         </div>
       </div>
       <div className="pg-langs pg-handrolled" data-testid="languages">
@@ -64,22 +80,73 @@ export function LanguageGrid({ analysis }: { analysis: Analysis }) {
           {encoderAgree} of {encoders.length} agree with the canonical form on this input.
         </div>
         <div className="pg-lang-grid">
-          {encoders.map(([lang, r]) => (
-            <RenderingCard
-              key={lang}
-              name={NAMES[lang] ?? lang}
-              label={r.label}
-              text={r.text}
-              argsHash={r.argsHash}
-              failure={r.failure}
-              traps={r.traps}
-              canonical={analysis.canonical}
-              canonicalHash={analysis.argsHash}
-              dataAttr={{ 'data-lang': lang }}
-            />
-          ))}
+          <AgreeingCard
+            testId="languages-agree"
+            analysis={analysis}
+            members={encoders
+              .filter(([, r]) => r.argsHash === analysis.argsHash && r.failure === undefined)
+              .map(([lang, r]) => ({ id: lang, attr: { 'data-lang': lang }, note: r.label }))}
+            of={encoders.length}
+          />
+          {encoders
+            .filter(([, r]) => r.argsHash !== analysis.argsHash || r.failure !== undefined)
+            .map(([lang, r]) => (
+              <RenderingCard
+                key={lang}
+                name={NAMES[lang] ?? lang}
+                label={r.label}
+                text={r.text}
+                argsHash={r.argsHash}
+                failure={r.failure}
+                traps={r.traps}
+                canonical={analysis.canonical}
+                canonicalHash={analysis.argsHash}
+                dataAttr={{ 'data-lang': lang }}
+              />
+            ))}
         </div>
       </div>
     </>
+  );
+}
+
+/**
+ * Everyone who sends the canonical hash, in one card: their names (and versions), the hash
+ * and the canonical text once — not the same text nine times.
+ */
+function AgreeingCard({
+  analysis,
+  members,
+  of,
+  testId,
+}: {
+  analysis: Analysis;
+  members: { id: string; attr: Record<string, string>; note: string }[];
+  of: number;
+  testId: string;
+}) {
+  if (members.length === 0) return null;
+  return (
+    <div className="pg-lang same pg-agree" data-testid={testId}>
+      <div className="pg-lang-top">
+        <span className="pg-lang-name">
+          {members.length === of ? `All ${of} agree` : `${members.length} of ${of} agree`}
+        </span>
+        <span className="badge ok">same hash</span>
+        <code className="pg-lang-hash" title="the args_hash they send">
+          {analysis.argsHash}
+        </code>
+      </div>
+      <ul className="pg-agree-list">
+        {members.map((m) => (
+          <li key={m.id} {...m.attr}>
+            <b>{NAMES[m.id] ?? m.id}</b> <span className="faint">{m.note}</span>
+          </li>
+        ))}
+      </ul>
+      {analysis.canonical !== null && (
+        <DiffText canonical={analysis.canonical} text={analysis.canonical} />
+      )}
+    </div>
   );
 }
