@@ -48,6 +48,10 @@ export function NoDataYet() {
           <CopyButton text={endpoint} />
         </div>
       )}
+      <p data-testid="try-demo">
+        No server at hand? <code>mcpulse-devtools demo</code> runs a real instrumented MCP server
+        with scripted clients against this endpoint, so every page has something to show.
+      </p>
     </EmptyState>
   );
 }
