@@ -11,9 +11,9 @@ import { openDbForCli } from '../host/open-db.js';
 import { defaultPort } from '../host/paths.js';
 import { identifyPortHolder, type PortHolder } from '../host/port-holder.js';
 import { PortInUseError, startServer, type RunningServer } from '../server/index.js';
-import { useNativeBinding, type Store } from '../store/index.js';
+import { probeNativeBinding, useNativeBinding, type Store } from '../store/index.js';
 import { resolveNativeBinding } from './native-binding.js';
-import { describeStartupError } from './startup-errors.js';
+import { describeStartupError, NativeModuleError } from './startup-errors.js';
 import type { DesktopSurface, DesktopWindow } from './surface.js';
 import { installMenu, openDashboardWindow, type WindowTarget } from './window.js';
 
@@ -95,20 +95,24 @@ export async function startDesktop(surface: DesktopSurface): Promise<DesktopSess
     if (win.isMinimized()) win.restore();
     win.focus();
   });
-  let binding: string | undefined;
   let port = defaultPort(surface.env);
   let portHolder: PortHolder | undefined;
   try {
     await app.whenReady();
     const options = desktopOptions(surface.argv, surface.env, app.getPath('userData'));
     port = options.port;
-    binding = resolveNativeBinding(
+    const binding = resolveNativeBinding(
       surface.betterSqliteDir,
       surface.nativeTarget,
       app.isPackaged,
       surface.fileExists,
     );
     useNativeBinding(binding);
+    try {
+      probeNativeBinding();
+    } catch (error) {
+      throw new NativeModuleError(binding, error);
+    }
     const { store, server } = await serveDashboard(port, options.dbPath, (holder) => {
       portHolder = holder;
     });
@@ -142,7 +146,7 @@ export async function startDesktop(surface: DesktopSurface): Promise<DesktopSess
     });
     return { server, store, window: () => win };
   } catch (error) {
-    fail(surface, describeStartupError(error, { binding, portHolder, port }));
+    fail(surface, describeStartupError(error, { portHolder, port }));
     return null;
   }
 }

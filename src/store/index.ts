@@ -26,7 +26,7 @@ export type {
 } from './spool.js';
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, projectRef } from './project-ref.js';
-export { currentNativeBinding, useNativeBinding } from './native-binding.js';
+export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and

@@ -6,6 +6,7 @@
  * the first database opens, and every connection the store makes follows it: the database, the
  * instance-lock files and the checkpoint worker.
  */
+import Database from 'better-sqlite3';
 
 let nativeBinding: string | undefined;
 
@@ -23,4 +24,13 @@ export const currentNativeBinding = (): string | undefined => nativeBinding;
 /** better-sqlite3 constructor options naming the chosen addon (empty for the default). */
 export function nativeBindingOptions(): { nativeBinding?: string } {
   return nativeBinding === undefined ? {} : { nativeBinding };
+}
+
+/**
+ * Loads the chosen addon and opens an in-memory database with it, so a build for another
+ * runtime fails here — with the loader's own error (`ERR_DLOPEN_FAILED`, NODE_MODULE_VERSION
+ * …) — before any file is touched, rather than inside the first open.
+ */
+export function probeNativeBinding(): void {
+  new Database(':memory:', nativeBindingOptions()).close();
 }
