@@ -16,3 +16,10 @@ export function nativeTarget(v: ElectronVersions): {
   rebuildArgs: string[];
 };
 export function run(argv: string[], env: NodeJS.ProcessEnv, say: (line: string) => void): number;
+export function installElectronBuild(options: {
+  root: string;
+  versions: ElectronVersions;
+  dest: string;
+  verifyWith?: string;
+  allowCompile: boolean;
+}): { how: string } | { failed: string };

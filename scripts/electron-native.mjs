@@ -209,6 +209,34 @@ export function run(argv, env, say) {
     );
     return 0;
   }
+  const result = installElectronBuild({
+    root,
+    versions,
+    dest,
+    verifyWith: found.binary,
+    // Compiling takes minutes: worth it when asked for, not inside every `npm ci`.
+    allowCompile: !lenient,
+  });
+  if ('how' in result) {
+    say(`${PREFIX} put ${what} at ${dest} (${result.how})`);
+    return 0;
+  }
+  say(
+    `${PREFIX} could not get ${what} (${result.failed}); npm start will say so and serve headless — retry with npm run electron:native`,
+  );
+  return lenient ? 0 : 1;
+}
+
+/**
+ * Fetches (else, if allowed, compiles) better-sqlite3 for `versions` and copies it to `dest`,
+ * after loading it in `verifyWith` (an Electron binary of the same platform and arch) when
+ * there is one. Used by this script and by the packaging hook (scripts/after-pack.mjs).
+ * @param {{ root: string, versions: ElectronVersions, dest: string, verifyWith?: string, allowCompile: boolean }} options
+ * @returns {{ how: string } | { failed: string }}
+ */
+export function installElectronBuild({ root, versions, dest, verifyWith, allowCompile }) {
+  const target = nativeTarget(versions);
+  const sqliteDir = join(root, 'node_modules', 'better-sqlite3');
   const scratch = mkdtempSync(join(tmpdir(), 'mcpulse-electron-native-'));
   const failures = [];
   try {
@@ -216,8 +244,7 @@ export function run(argv, env, say) {
     const attempts = [
       ['prebuild-install', () => fetchPrebuilt(root, sqliteDir, target.prebuildArgs, scratch)],
     ];
-    // Compiling takes minutes: worth it when asked for, not inside every `npm ci`.
-    if (!lenient)
+    if (allowCompile)
       attempts.push([
         '@electron/rebuild',
         () => rebuildCopy(root, sqliteDir, target.rebuildArgs, scratch),
@@ -225,11 +252,10 @@ export function run(argv, env, say) {
     for (const [how, attempt] of attempts) {
       try {
         const built = attempt();
-        verifyInElectron(found.binary, sqliteDir, built);
+        if (verifyWith) verifyInElectron(verifyWith, sqliteDir, built);
         mkdirSync(dirname(dest), { recursive: true });
         copyFileSync(built, dest);
-        say(`${PREFIX} put ${what} at ${dest} (${how})`);
-        return 0;
+        return { how };
       } catch (error) {
         failures.push(`${how}: ${oneLine(error)}`);
       }
@@ -237,10 +263,7 @@ export function run(argv, env, say) {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  say(
-    `${PREFIX} could not get ${what} (${failures.join('; ')}); npm start will say so and serve headless — retry with npm run electron:native`,
-  );
-  return lenient ? 0 : 1;
+  return { failed: failures.join('; ') };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))

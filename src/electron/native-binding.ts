@@ -2,8 +2,8 @@
  * Which `better_sqlite3.node` the Electron main process loads. npm builds better-sqlite3 for
  * the system Node (the CLI needs that one); Electron's Node has another NODE_MODULE_VERSION,
  * so the install step (scripts/electron-native.mjs) puts a build for Electron beside it, in
- * `build/electron-v<abi>-<platform>-<arch>/`. A packaged app has its own copy of the module,
- * which electron-builder rebuilt for Electron in place (`npmRebuild`), unpacked from the asar.
+ * `build/electron-v<abi>-<platform>-<arch>/`. A packaged app has the same folder, filled for
+ * the target by the packaging hook (scripts/after-pack.mjs), outside the asar archive.
  */
 import { join, sep } from 'node:path';
 
@@ -26,19 +26,12 @@ export const electronBuildFolder = ({ abi, platform, arch }: NativeTarget): stri
 export const unpackedPath = (path: string): string =>
   path.replace(`${sep}app.asar${sep}`, `${sep}app.asar.unpacked${sep}`);
 
-/** Where to look for an addon, best first. */
-export function nativeBindingCandidates(
-  betterSqliteDir: string,
-  target: NativeTarget,
-  isPackaged: boolean,
-): string[] {
-  const candidates = [
-    join(betterSqliteDir, 'build', electronBuildFolder(target), 'better_sqlite3.node'),
-  ];
-  // In a package, electron-builder's rebuild left the Electron build in the usual place.
-  if (isPackaged) candidates.push(join(betterSqliteDir, 'build', 'Release', 'better_sqlite3.node'));
-  return candidates.map(unpackedPath);
-}
+/**
+ * Where the addon for `target` is: the same place in a checkout and in a package, where
+ * `betterSqliteDir` resolves inside `app.asar` and the file lies in `app.asar.unpacked`.
+ */
+export const nativeBindingPath = (betterSqliteDir: string, target: NativeTarget): string =>
+  unpackedPath(join(betterSqliteDir, 'build', electronBuildFolder(target), 'better_sqlite3.node'));
 
 /**
  * The addon to load, or `undefined` to let better-sqlite3 find its own (which, in a checkout
@@ -48,8 +41,8 @@ export function nativeBindingCandidates(
 export function resolveNativeBinding(
   betterSqliteDir: string,
   target: NativeTarget,
-  isPackaged: boolean,
   exists: (path: string) => boolean,
 ): string | undefined {
-  return nativeBindingCandidates(betterSqliteDir, target, isPackaged).find(exists);
+  const path = nativeBindingPath(betterSqliteDir, target);
+  return exists(path) ? path : undefined;
 }

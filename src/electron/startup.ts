@@ -104,7 +104,6 @@ export async function startDesktop(surface: DesktopSurface): Promise<DesktopSess
     const binding = resolveNativeBinding(
       surface.betterSqliteDir,
       surface.nativeTarget,
-      app.isPackaged,
       surface.fileExists,
     );
     useNativeBinding(binding);

@@ -10,7 +10,6 @@ import type { Bounds, StateFile } from './window-state.js';
 
 /** Electron's `app`, as much of it as start-up needs. */
 export interface DesktopApp {
-  readonly isPackaged: boolean;
   requestSingleInstanceLock(): boolean;
   whenReady(): Promise<unknown>;
   getPath(name: 'userData'): string;

@@ -93,7 +93,6 @@ export interface FakeDesktopOptions {
   singleInstance?: boolean;
   canShowDialogs?: boolean;
   platform?: NodeJS.Platform;
-  isPackaged?: boolean;
   betterSqliteDir?: string;
   abi?: string;
   workAreas?: Bounds[];
@@ -120,7 +119,6 @@ export function fakeDesktop(options: FakeDesktopOptions = {}): FakeDesktop {
   };
   const surface: DesktopSurface = {
     app: {
-      isPackaged: options.isPackaged ?? false,
       requestSingleInstanceLock: () => options.singleInstance ?? true,
       whenReady: () => Promise.resolve(),
       getPath: () => userData,

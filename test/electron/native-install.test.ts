@@ -5,7 +5,7 @@
  * already in place alone.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import {
   nativeTarget,
   probeElectron,
 } from '../../scripts/electron-native.mjs';
-import { electronBuildFolder, nativeBindingCandidates } from '../../src/electron/native-binding.js';
+import { packagedPlan, type PackContext } from '../../scripts/after-pack.mjs';
+import { electronBuildFolder, nativeBindingPath } from '../../src/electron/native-binding.js';
 
 const SCRIPT = join(import.meta.dirname, '..', '..', 'scripts', 'electron-native.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-native-install-'));
@@ -52,12 +53,8 @@ describe('install step: the target', () => {
     expect(target.folder).toBe('electron-v140-linux-x64');
     expect(target.folder).toBe(electronBuildFolder({ abi: '140', platform: 'linux', arch: 'x64' }));
     expect(
-      nativeBindingCandidates(
-        '/m/better-sqlite3',
-        { abi: '140', platform: 'linux', arch: 'x64' },
-        false,
-      ),
-    ).toEqual([`/m/better-sqlite3/build/${target.folder}/better_sqlite3.node`]);
+      nativeBindingPath('/m/better-sqlite3', { abi: '140', platform: 'linux', arch: 'x64' }),
+    ).toBe(`/m/better-sqlite3/build/${target.folder}/better_sqlite3.node`);
     expect(target.prebuildArgs).toEqual([
       '--runtime',
       'electron',
@@ -147,5 +144,56 @@ describe('install step: as a process', () => {
       expect.stringMatching(/^electron-native: skipped — .* would not report its version \(/),
     ]);
     expect(runScript(['--root', dir, '--postinstall'], env).code).toBe(0);
+  });
+});
+
+describe('packaging hook: the build for the target goes where the packaged app looks', () => {
+  const ROOT = join(import.meta.dirname, '..', '..');
+  const context = (platform: string, arch: number, electronVersion?: string): PackContext => ({
+    appOutDir: '/release/linux-unpacked',
+    electronPlatformName: platform,
+    arch,
+    packager: {
+      projectDir: ROOT,
+      config: { electronVersion },
+      getResourcesDir: (appOutDir) => join(appOutDir, 'resources'),
+    },
+  });
+
+  it("the installed Electron's version and ABI, the target's platform and arch", () => {
+    const plan = packagedPlan(context('linux', 1));
+    const installed = (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    const abi = readFileSync(join(ROOT, 'node_modules', 'electron', 'abi_version'), 'utf8').trim();
+    expect(plan.versions).toEqual({
+      electron: installed,
+      modules: abi,
+      platform: 'linux',
+      arch: 'x64',
+    });
+    const unpacked =
+      '/release/linux-unpacked/resources/app.asar.unpacked/node_modules/better-sqlite3';
+    expect(plan.dest).toBe(`${unpacked}/build/electron-v${abi}-linux-x64/better_sqlite3.node`);
+    // …which is exactly where the packaged main process looks.
+    expect(
+      nativeBindingPath(unpacked.replace('app.asar.unpacked', 'app.asar'), {
+        abi,
+        platform: 'linux',
+        arch: 'x64',
+      }),
+    ).toBe(plan.dest);
+  });
+
+  it('a cross-build (Windows arm64 from here) cannot verify or compile, only fetch', () => {
+    const plan = packagedPlan(context('win32', 3, '45.5.0'));
+    expect(plan.versions).toMatchObject({ electron: '45.5.0', platform: 'win32', arch: 'arm64' });
+    expect(plan.native).toBe(false);
+  });
+
+  it('a universal macOS build is refused with a clear error', () => {
+    expect(() => packagedPlan(context('darwin', 4))).toThrow(/package one arch at a time/);
   });
 });

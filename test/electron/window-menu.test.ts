@@ -11,7 +11,7 @@ import {
   type MenuEntry,
 } from '../../src/electron/menu.js';
 import {
-  nativeBindingCandidates,
+  nativeBindingPath,
   resolveNativeBinding,
   unpackedPath,
 } from '../../src/electron/native-binding.js';
@@ -169,13 +169,14 @@ describe('application menu', () => {
 describe('where the Electron build of SQLite is looked for', () => {
   const target = { abi: '140', platform: 'linux' as const, arch: 'x64' };
 
-  it('from a checkout: only the build the install step put beside the Node one', () => {
-    expect(nativeBindingCandidates('/repo/node_modules/better-sqlite3', target, false)).toEqual([
-      join('/repo/node_modules/better-sqlite3/build/electron-v140-linux-x64/better_sqlite3.node'),
-    ]);
+  it('from a checkout: the build the install step put beside the Node one', () => {
+    const dir = join('/repo', 'node_modules', 'better-sqlite3');
+    const path = join(dir, 'build', 'electron-v140-linux-x64', 'better_sqlite3.node');
+    expect(nativeBindingPath(dir, target)).toBe(path);
+    expect(resolveNativeBinding(dir, target, (p) => p === path)).toBe(path);
   });
 
-  it('packaged: the same, then the rebuilt build/Release — outside the asar archive', () => {
+  it('packaged: the same folder, outside the asar archive (native files cannot load from it)', () => {
     const inAsar = [
       '',
       'opt',
@@ -187,15 +188,12 @@ describe('where the Electron build of SQLite is looked for', () => {
     ].join(sep);
     const unpacked = inAsar.replace('app.asar', 'app.asar.unpacked');
     expect(unpackedPath(inAsar)).toBe(unpacked);
-    expect(nativeBindingCandidates(inAsar, target, true)).toEqual([
+    expect(nativeBindingPath(inAsar, target)).toBe(
       join(unpacked, 'build', 'electron-v140-linux-x64', 'better_sqlite3.node'),
-      join(unpacked, 'build', 'Release', 'better_sqlite3.node'),
-    ]);
-    const release = join(unpacked, 'build', 'Release', 'better_sqlite3.node');
-    expect(resolveNativeBinding(inAsar, target, true, (p) => p === release)).toBe(release);
+    );
   });
 
   it('nothing found: better-sqlite3 is left to its own lookup (start-up then explains)', () => {
-    expect(resolveNativeBinding('/nowhere', target, false, () => false)).toBeUndefined();
+    expect(resolveNativeBinding('/nowhere', target, () => false)).toBeUndefined();
   });
 });
