@@ -1,13 +1,16 @@
 /**
  * Who holds a port we could not bind. When it is another MCPulse Devtools (the desktop app
  * already open, or a `serve` in a terminal) the user needs to hear that — and which database
- * it serves — rather than a bare EADDRINUSE: the fix is to use that one, not to hunt for a
+ * it serves, and its pid — rather than a bare EADDRINUSE: the fix is to use that one, not to hunt for a
  * process.
  */
 
-/** What answered on the port. */
+import { lockOwnerPid } from '../store/instance-lock.js';
+
+/** What answered on the port; `pid` from the lock file of the database it serves. */
 export type PortHolder =
-  { kind: 'devtools'; version: string; dbPath: string } | { kind: 'other'; detail: string };
+  | { kind: 'devtools'; version: string; dbPath: string; pid: number | null }
+  | { kind: 'other'; detail: string };
 
 /** Asks `GET /api/status` on loopback at `port`; anything but our own answer is "other". */
 export async function identifyPortHolder(port: number, timeoutMs = 1500): Promise<PortHolder> {
@@ -23,7 +26,12 @@ export async function identifyPortHolder(port: number, timeoutMs = 1500): Promis
   try {
     const body = (await res.json()) as { version?: unknown; dbPath?: unknown };
     if (res.ok && typeof body.version === 'string' && typeof body.dbPath === 'string')
-      return { kind: 'devtools', version: body.version, dbPath: body.dbPath };
+      return {
+        kind: 'devtools',
+        version: body.version,
+        dbPath: body.dbPath,
+        pid: lockOwnerPid(body.dbPath),
+      };
   } catch {
     // Not JSON: not us.
   }
@@ -34,8 +42,8 @@ export async function identifyPortHolder(port: number, timeoutMs = 1500): Promis
 export function describePortHolder(port: number, holder: PortHolder): string {
   if (holder.kind === 'devtools')
     return (
-      `Port ${port} is already used by another MCPulse Devtools ${holder.version}, serving ` +
-      `${holder.dbPath}. Use that one (its window, or the terminal running \`serve\`), or ` +
+      `Port ${port} is already used by another MCPulse Devtools ${holder.version}` +
+      `${holder.pid ? ` (pid ${holder.pid})` : ''}, serving ${holder.dbPath}. Use that one (its window, or the terminal running \`serve\`), or ` +
       `quit it and start again; MCPULSE_DEVTOOLS_PORT=N picks another port.`
     );
   return (

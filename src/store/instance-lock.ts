@@ -182,3 +182,10 @@ export function acquireInstanceLock(dbPath: string): InstanceLock {
     throw error;
   }
 }
+
+/**
+ * The pid of the process serving `dbPath` (as the lock file records it), or null when none is
+ * recorded. A read, no lock taken: for naming the devtools that holds a port.
+ */
+export const lockOwnerPid = (dbPath: string): number | null =>
+  readOwnerPid(lockPathFor(realDbPath(dbPath)));

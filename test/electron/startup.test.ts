@@ -174,9 +174,9 @@ describe('desktop start-up: every failure is a dialog and exit 1', () => {
     expectFailure(d, await startDesktop(d.surface), /is not a readable SQLite database/);
   });
 
-  it('the port held by another devtools: names it and the database it serves', async () => {
+  it('the port held by another devtools: names it, its pid and the database it serves', async () => {
     const otherDb = join(tempDir(), 'other.db');
-    const store = openDbForCli(otherDb);
+    const store = openDbForCli(otherDb, { instanceLock: true });
     const other = await startServer({ store, port: 0 });
     cleanups.push(async () => {
       await other.close();
@@ -189,7 +189,7 @@ describe('desktop start-up: every failure is a dialog and exit 1', () => {
       d,
       session,
       new RegExp(
-        `^Port ${port} is already used by another MCPulse Devtools ${VERSION.replace(/\./g, '\\.')}, serving .*other\\.db`,
+        `^Port ${port} is already used by another MCPulse Devtools ${VERSION.replace(/\./g, '\\.')} \\(pid ${process.pid}\\), serving .*other\\.db\\. Use that one`,
       ),
     );
   });
