@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { electronBuildFolder } from '../../src/electron/native-binding.js';
-import { FAILURE_TITLE, startDesktop, type DesktopSession } from '../../src/electron/startup.js';
+import {
+  desktopOptions,
+  FAILURE_TITLE,
+  startDesktop,
+  type DesktopSession,
+} from '../../src/electron/startup.js';
 import { openDbForCli } from '../../src/host/open-db.js';
 import { startServer } from '../../src/server/index.js';
 import { VERSION } from '../../src/server/version.js';
@@ -230,5 +235,22 @@ describe('desktop start-up: every failure is a dialog and exit 1', () => {
     expect(d.dialogs).toEqual([]);
     expect(d.stderr).toEqual([expect.stringMatching(/^mcpulse-devtools: database .* is in use/)]);
     expect(d.exitCodes).toEqual([1]);
+  });
+});
+
+describe('desktop options: --port and --db as serve takes them, among Chromium flags', () => {
+  it('reads both spellings, ignores switches that are not ours, and falls back to the defaults', () => {
+    expect(desktopOptions(['--no-sandbox', '--port=7', '--db', 'x.db'], {}, '/u')).toEqual({
+      port: 7,
+      dbPath: 'x.db',
+    });
+    expect(desktopOptions(['--enable-logging'], {}, '/u')).toEqual({
+      port: 7857,
+      dbPath: join('/u', 'devtools.db'),
+    });
+    expect(
+      desktopOptions([], { MCPULSE_DEVTOOLS_PORT: '7900', MCPULSE_DEVTOOLS_DB: '/d.db' }, '/u'),
+    ).toEqual({ port: 7900, dbPath: '/d.db' });
+    expect(() => desktopOptions(['--port', '70000'], {}, '/u')).toThrow(/--port: expected/);
   });
 });
