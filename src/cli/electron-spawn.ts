@@ -1,17 +1,21 @@
 /**
- * Running Electron for `npm start` and waiting for its window. The main process reports over
- * an IPC channel (src/host/launcher-signal.ts); until it says "window shown" the launcher
- * does not trust it: an Electron that exits, fails, or stays silent past the wait is stopped
+ * Running Electron for `npm start` and waiting for its window. The main process reports in a
+ * line on its stdout (src/host/launcher-signal.ts), which the launcher pipes, taking the
+ * signal lines and passing every other line through; until it says "window shown" the
+ * launcher does not trust it: an Electron that exits, fails, or stays silent past the wait is stopped
  * and `start` serves the dashboard headless instead. Never a process with no window and no
  * dashboard.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { parseLauncherSignal } from '../host/launcher-signal.js';
+import { createInterface } from 'node:readline';
+import { LAUNCHER_SIGNAL_ENV, parseLauncherLine } from '../host/launcher-signal.js';
 
 /** How long Electron gets to show its window (a cold start on a slow laptop takes seconds). */
 export const DEFAULT_WINDOW_WAIT_MS = 20_000;
 /** After SIGTERM, how long Electron gets to quit before SIGKILL. */
 const KILL_GRACE_MS = 3000;
+/** After Electron exits, how long its last stdout lines get to arrive. */
+const STDOUT_DRAIN_MS = 1000;
 
 /** How a launch ended up. */
 export type LaunchOutcome =
@@ -30,6 +34,8 @@ export interface LaunchOptions {
   argv: string[];
   env: NodeJS.ProcessEnv;
   waitMs: number;
+  /** Where Electron's own stdout lines go (the signal lines are taken out). */
+  stdout: NodeJS.WritableStream;
 }
 
 /** `$MCPULSE_ELECTRON_WAIT_MS` when it is a positive whole number, else the default. */
@@ -62,9 +68,10 @@ export function launchElectron(options: LaunchOptions): Promise<LaunchOutcome> {
     let child: ChildProcess;
     try {
       child = spawn(options.binary, [options.appRoot, ...options.argv], {
-        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-        // Set in the environment, this would make Electron a plain Node and never a window.
-        env: { ...options.env, ELECTRON_RUN_AS_NODE: undefined },
+        stdio: ['inherit', 'pipe', 'inherit'],
+        // ELECTRON_RUN_AS_NODE, set in the environment, would make Electron a plain Node and
+        // never a window.
+        env: { ...options.env, ELECTRON_RUN_AS_NODE: undefined, [LAUNCHER_SIGNAL_ENV]: '1' },
       });
     } catch (error) {
       resolve({ kind: 'fallback', reason: `Electron could not be run: ${String(error)}` });
@@ -89,24 +96,32 @@ export function launchElectron(options: LaunchOptions): Promise<LaunchOutcome> {
         }),
       );
     }, options.waitMs);
-    child.on('message', (message) => {
-      const signal = parseLauncherSignal(message);
-      if (signal?.type === 'mcpulse:window-shown')
+    createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', (line) => {
+      const signal = parseLauncherLine(line);
+      if (!signal) options.stdout.write(`${line}\n`);
+      else if (signal.type === 'mcpulse:window-shown')
         settle({ kind: 'window', url: signal.url, exited });
-      else if (signal?.type === 'mcpulse:handed-over') settle({ kind: 'handed-over' });
-      else if (signal?.type === 'mcpulse:startup-failed') failure = signal.message;
+      else if (signal.type === 'mcpulse:handed-over') settle({ kind: 'handed-over' });
+      else failure = signal.message;
     });
     child.once('error', (error) =>
       settle({ kind: 'fallback', reason: `Electron could not be run (${error.message})` }),
     );
+    const stdoutClosed = new Promise<void>((resolve) => child.stdout!.once('close', resolve));
     child.once('exit', (code, signal) => {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      settle({
-        kind: 'fallback',
-        reason: failure
-          ? `Electron failed to start: ${failure}`
-          : `Electron ${how} before showing a window`,
-      });
+      // 'exit' can come before the last lines are read: a signal written just before exiting
+      // (handed over, failed) must still count. Bounded, since a lingering Chromium helper
+      // may hold the pipe open.
+      const drained = new Promise((resolve) => setTimeout(resolve, STDOUT_DRAIN_MS).unref());
+      void Promise.race([stdoutClosed, drained]).then(() =>
+        settle({
+          kind: 'fallback',
+          reason: failure
+            ? `Electron failed to start: ${failure}`
+            : `Electron ${how} before showing a window`,
+        }),
+      );
     });
   });
 }

@@ -18,7 +18,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { displayProblem } from '../host/display.js';
-import { parseLauncherSignal, type LauncherSignal } from '../host/launcher-signal.js';
+import {
+  formatLauncherSignal,
+  LAUNCHER_SIGNAL_ENV,
+  type LauncherSignal,
+} from '../host/launcher-signal.js';
 import { allowPermission, linkDisposition, SECURE_WEB_PREFERENCES } from './policy.js';
 import { startDesktop } from './startup.js';
 import type { DesktopSurface, DesktopWindow, WindowOptions } from './surface.js';
@@ -73,9 +77,9 @@ function guardContents(appOrigin: string): void {
   });
 }
 
-/** Only our own messages go to the launcher, and only when it gave us a channel. */
+/** One line on stdout, only when the launcher asked for it (src/host/launcher-signal.ts). */
 function signalLauncher(signal: LauncherSignal): void {
-  if (process.send && parseLauncherSignal(signal)) process.send(signal);
+  if (process.env[LAUNCHER_SIGNAL_ENV] === '1') process.stdout.write(formatLauncherSignal(signal));
 }
 
 const surface: DesktopSurface = {

@@ -67,7 +67,7 @@ export interface DesktopSurface {
   /** False where a dialog cannot appear (Linux with neither DISPLAY nor WAYLAND_DISPLAY). */
   canShowDialogs: boolean;
   writeStderr(text: string): void;
-  /** `process.send` when the launcher gave us an IPC channel; otherwise a no-op. */
+  /** The signal line on stdout when the launcher asked for it; otherwise a no-op. */
   signalLauncher(signal: LauncherSignal): void;
   platform: NodeJS.Platform;
   /** This Electron's ABI, platform and arch (`process.versions.modules`, …). */

@@ -1,6 +1,8 @@
 /**
  * Fake Electron binaries: small executable Node scripts that behave as a real main process
- * would towards the launcher (src/host/launcher-signal.ts) — or fail to. Each records the
+ * would towards the launcher (src/host/launcher-signal.ts: one line on stdout, when
+ * MCPULSE_LAUNCHER_SIGNAL=1) — or fail to. Each also prints an ordinary line first, which the
+ * launcher must pass through. Each records the
  * arguments it was given and its pid in `<dir>/<name>.json`, so tests can check what was
  * passed and that a stopped one is really gone.
  */
@@ -15,12 +17,14 @@ export const FAKE_BEHAVIOURS = {
   /** Dies at once, as Electron does with a missing library or a bad flag. */
   exitsAtOnce: 'process.exit(3);',
   /** Shows its window (tells the launcher), then quits 300 ms later as a user would. */
-  showsWindow: `process.send({ type: 'mcpulse:window-shown', url: 'http://localhost:7857' });
+  showsWindow: `signal({ type: 'mcpulse:window-shown', url: 'http://localhost:7857' });
 setTimeout(() => process.exit(0), 300);`,
-  /** Reports a start-up failure (after its dialog) and exits 1. */
-  failsStartup: `process.send({ type: 'mcpulse:startup-failed', message: 'database x is locked' }, () => process.exit(1));`,
-  /** A second instance: hands over to the first and quits. */
-  handsOver: `process.send({ type: 'mcpulse:handed-over' }, () => process.exit(0));`,
+  /** Reports a start-up failure (after its dialog) and exits 1 at once. */
+  failsStartup: `signal({ type: 'mcpulse:startup-failed', message: 'database x is locked' });
+process.exit(1);`,
+  /** A second instance: hands over to the first and quits at once. */
+  handsOver: `signal({ type: 'mcpulse:handed-over' });
+process.exit(0);`,
 } as const;
 
 export type FakeBehaviour = keyof typeof FAKE_BEHAVIOURS;
@@ -47,6 +51,11 @@ export function fakeElectrons(): FakeElectrons {
           path,
           `#!/usr/bin/env node
 require('node:fs').writeFileSync(${JSON.stringify(record(behaviour))}, JSON.stringify({ argv: process.argv.slice(2), pid: process.pid }));
+const signal = (message) => {
+  if (process.env.MCPULSE_LAUNCHER_SIGNAL === '1')
+    process.stdout.write('@mcpulse-launcher ' + JSON.stringify(message) + '\\n');
+};
+console.log('[fake electron] ${behaviour} starting');
 ${FAKE_BEHAVIOURS[behaviour]}
 `,
         );

@@ -5,6 +5,7 @@
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseElectronBinary, PACKAGE_ROOT } from '../../src/cli/electron-launch.js';
 import {
@@ -13,19 +14,32 @@ import {
   windowWaitMs,
 } from '../../src/cli/electron-spawn.js';
 import { takeElectronFlag } from '../../src/cli/commands/start.js';
+import { parseLauncherLine } from '../../src/host/launcher-signal.js';
 import { fakeElectrons, isAlive } from './fake-electron.js';
 
 const fakes = fakeElectrons();
 afterAll(() => fakes.cleanup());
 
-const launch = (binary: string, waitMs = 1500) =>
-  launchElectron({
+/** Electron's own stdout, as the launcher passed it through. */
+let passedThrough = '';
+const stdout = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    passedThrough += chunk.toString();
+    done();
+  },
+});
+
+const launch = (binary: string, waitMs = 1500) => {
+  passedThrough = '';
+  return launchElectron({
     binary,
     appRoot: PACKAGE_ROOT,
     argv: ['--port', '0'],
     env: process.env,
     waitMs,
+    stdout,
   });
+};
 
 describe('launchElectron: waits for the window, never for ever', () => {
   it('an Electron that hangs without a window is stopped within the wait, and the reason said', async () => {
@@ -59,6 +73,8 @@ describe('launchElectron: waits for the window, never for ever', () => {
     expect(await outcome.exited).toBe(0);
     // It got the app folder first, then the arguments start passes on.
     expect(fakes.recorded('showsWindow')!.argv).toEqual([PACKAGE_ROOT, '--port', '0']);
+    // Its own output reached the terminal; the signal line did not.
+    expect(passedThrough).toBe('[fake electron] showsWindow starting\n');
   });
 
   it('a start-up failure the main process reported is the reason given', async () => {
@@ -70,6 +86,20 @@ describe('launchElectron: waits for the window, never for ever', () => {
 
   it('a second instance that handed over is not a failure', async () => {
     expect(await launch(fakes.binary('handsOver'), 10_000)).toEqual({ kind: 'handed-over' });
+  });
+
+  it('a signal line is only ever ours: anything malformed is passed through as output', () => {
+    expect(parseLauncherLine('@mcpulse-launcher {"type":"mcpulse:handed-over"}')).toEqual({
+      type: 'mcpulse:handed-over',
+    });
+    for (const line of [
+      'mcpulse:window-shown',
+      '@mcpulse-launcher {"type":"mcpulse:window-shown"}',
+      '@mcpulse-launcher {not json',
+      '@mcpulse-launcher {"type":"something-else"}',
+      '[1204/021501.123:ERROR:gpu_init.cc] Passthrough is not supported',
+    ])
+      expect(parseLauncherLine(line)).toBeNull();
   });
 
   it('a binary that cannot be run at all: fallback with the error', async () => {

@@ -50,7 +50,11 @@ describe('mcpulse-devtools start', () => {
     const { code, stdout, stderr } = await runCli(['start', '--port', '0'], {
       env: { ...desktopEnv, MCPULSE_ELECTRON: fakes.binary('showsWindow') },
     });
-    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stdout: '[fake electron] showsWindow starting\n',
+      stderr: '',
+    });
     expect(fakes.recorded('showsWindow')!.argv).toEqual([PACKAGE_ROOT, '--port', '0']);
   });
 
@@ -77,6 +81,9 @@ describe('mcpulse-devtools start', () => {
       env: { ...desktopEnv, MCPULSE_ELECTRON: fakes.binary('handsOver') },
     });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toBe('MCPulse Devtools is already open: its window was brought to the front\n');
+    expect(stdout).toBe(
+      '[fake electron] handsOver starting\n' +
+        'MCPulse Devtools is already open: its window was brought to the front\n',
+    );
   });
 });

@@ -60,6 +60,7 @@ export const command: Command = {
       argv: rest,
       env: io.env,
       waitMs: windowWaitMs(io.env),
+      stdout: io.stdout,
     });
     if (outcome.kind === 'window') return outcome.exited;
     if (outcome.kind === 'handed-over') {
