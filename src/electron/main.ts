@@ -77,6 +77,9 @@ function guardContents(appOrigin: string): void {
   });
 }
 
+// A launcher that went away (its terminal closed) leaves a broken pipe: never a crash for it.
+process.stdout.on('error', () => {});
+
 /** One line on stdout, only when the launcher asked for it (src/host/launcher-signal.ts). */
 function signalLauncher(signal: LauncherSignal): void {
   if (process.env[LAUNCHER_SIGNAL_ENV] === '1') process.stdout.write(formatLauncherSignal(signal));
