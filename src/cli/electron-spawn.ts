@@ -1,10 +1,10 @@
 /**
  * Running Electron for `npm start` and waiting for its window. The main process reports in a
  * line on its stdout (src/host/launcher-signal.ts), which the launcher pipes, taking the
- * signal lines and passing every other line through; until it says "window shown" the
- * launcher does not trust it: an Electron that exits, fails, or stays silent past the wait is stopped
- * and `start` serves the dashboard headless instead. Never a process with no window and no
- * dashboard.
+ * signal lines and passing every other line through. Until it says "window shown" the
+ * launcher does not trust it: an Electron that exits, fails, or stays silent past the wait is
+ * stopped, and `start` serves the dashboard headless instead. Never a process with no window
+ * and no dashboard.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
