@@ -1,8 +1,8 @@
 /**
  * Who holds a port we could not bind. When it is another MCPulse Devtools (the desktop app
- * already open, or a `serve` in a terminal) the user needs to hear that — and which database
- * it serves, and its pid — rather than a bare EADDRINUSE: the fix is to use that one, not to hunt for a
- * process.
+ * already open, or a `serve` in a terminal) the user needs to hear that — which database it
+ * serves, and its pid — rather than a bare EADDRINUSE: the fix is to use that one, not to
+ * hunt for a process.
  */
 
 import { lockOwnerPid } from '../store/instance-lock.js';
