@@ -33,7 +33,7 @@ describe('mcpulse-devtools start', () => {
       const out = await waitForOutput(child, (o) => /dashboard\s+http:\/\/localhost:\d+/.test(o));
       expect(child.err()).toBe(
         'Electron showed no window within 1.5 s, so it was stopped: serving the dashboard ' +
-          'headless instead (open its URL in a browser)\n',
+          'in your browser instead\n',
       );
       const url = /dashboard\s+(\S+)/.exec(out)![1]!;
       const status = (await (await fetch(`${url}/api/status`)).json()) as { dbPath: string };
@@ -67,8 +67,8 @@ describe('mcpulse-devtools start', () => {
     try {
       await waitForOutput(child, (o) => /dashboard\s+http:\/\/localhost:\d+/.test(o));
       expect(child.err()).toBe(
-        'Electron exited with code 3 before showing a window: serving the dashboard headless ' +
-          'instead (open its URL in a browser)\n',
+        'Electron exited with code 3 before showing a window: serving the dashboard in your ' +
+          'browser instead\n',
       );
     } finally {
       child.kill('SIGTERM');

@@ -37,7 +37,7 @@ export function takeElectronFlag(argv: string[]): { electron?: string; rest: str
 
 /** Says, in one line, why there is no window, and serves the dashboard headless instead. */
 function serveInstead(why: string, rest: string[], io: CliIO): Promise<number> {
-  io.stderr.write(`${why}: serving the dashboard headless instead (open its URL in a browser)\n`);
+  io.stderr.write(`${why}: serving the dashboard in your browser instead\n`);
   return serve.run(rest, io);
 }
 
