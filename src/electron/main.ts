@@ -118,4 +118,8 @@ const surface: DesktopSurface = {
   env: process.env,
 };
 
-void startDesktop(surface);
+// startDesktop reports its own failures; this is only for a bug in that reporting itself.
+startDesktop(surface).catch((error: unknown) => {
+  process.stderr.write(`mcpulse-devtools: ${String(error)}\n`);
+  app.exit(1);
+});
