@@ -38,7 +38,7 @@ describe('units', () => {
 
 describe('playground diagnostics', () => {
   const d = (over: Partial<Diagnostic>): Diagnostic => ({
-    code: 'large-number',
+    code: 'number-form',
     severity: 'info',
     message: '',
     path: '',
@@ -60,7 +60,7 @@ describe('playground diagnostics', () => {
     expect(shownSeverity(wide)).toBe('warning');
     expect(shownSeverity(note)).toBe('info');
     expect(rankDiagnostics([note, unsafe, wide]).map((x) => x.code)).toEqual([
-      'large-number',
+      'number-form',
       'unsafe-integer',
       'duplicate-key',
     ]);

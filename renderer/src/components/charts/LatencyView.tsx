@@ -28,7 +28,7 @@ export function LatencyView({
 }) {
   const [view, setView] = useState<'log' | 'hosted'>('log');
   return (
-    <div className="latency-view" data-testid="latency-view" data-view={view}>
+    <div className="latency latency-view" data-testid="latency-view" data-view={view}>
       <Percentiles latency={latency} />
       <div className="seg small" role="group" aria-label="Latency view">
         <button

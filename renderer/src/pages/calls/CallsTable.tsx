@@ -121,7 +121,7 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       hideBelow: 900,
       name: 'First-call success',
       header: 'First-call success',
-      width: '140px',
+      width: '170px',
       sortValue: (c) => (c.first_call_success ? 1 : 0),
       cell: (c) => <VerdictCell call={c} />,
     },
