@@ -123,7 +123,7 @@ function deadInsight(t: InsightInput): Unranked {
     calls: 0,
     affected: 0,
     size: t.schema_bytes ?? 0,
-    title: `${t.name} is registered but never called`,
+    title: `${t.name} is registered but was never called`,
     detail: t.schema_bytes
       ? `Its schema costs ${int(t.schema_bytes)} UTF-16 units (≈${int(t.schema_bytes / 4)} tokens) in every session all the same.`
       : 'Drop it, or say in its description when the model should use it.',

@@ -14,7 +14,6 @@ import { ToolsPage } from '../pages/tools/ToolsPage';
 import { Loading } from '../components/States';
 import { useGlobalHotkeys } from '../hooks/useHotkeys';
 import { FilterBar } from './FilterBar';
-import { FilterChips } from './FilterChips';
 import { ProjectWarning } from './ProjectWarning';
 import { KeyboardHelp } from './KeyboardHelp';
 import { useFilters } from './filters';
@@ -77,7 +76,6 @@ export function App() {
         <div className="main">
           <SpoolFailure />
           <FilterBar bare={page?.filters === false} />
-          {page?.filters && <FilterChips />}
           {page?.filters !== false && <ProjectWarning />}
           {page?.filters && <PartialFigures />}
           <main className="content" id="main" tabIndex={-1} key={loc.path}>

@@ -6,6 +6,7 @@
 import { useLive } from '../api/live';
 import { ExportMenu } from '../components/ExportMenu';
 import { findProject, projectLabel } from './ProjectWarning';
+import { FilterChips } from './FilterChips';
 import { RANGES, filtersOf, invalidFilters } from './filters';
 import { hrefOf, navigate, useLocation, withParams } from './router';
 import { useAppData } from './status';
@@ -71,6 +72,7 @@ export function FilterBar({ bare = false }: { bare?: boolean }) {
           {customRange && <option value="custom">Custom range</option>}
         </select>
       </label>
+      <FilterChips />
       {invalidFilters(loc.params).map((bad) => (
         <span
           key={bad.key}

@@ -1,6 +1,6 @@
 /**
  * A chip for every active filter, each removable, and "Clear all": what narrows the view is
- * always on screen, under the filter bar, on every data page.
+ * always on screen, in the filter bar, on every data page.
  */
 import { Name } from '../components/Name';
 import { activeFilters, clearAll } from './active-filters';

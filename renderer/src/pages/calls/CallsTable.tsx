@@ -15,7 +15,7 @@ import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
 import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits, shortSession } from '../../lib/format';
 
-/** Every column of the calls table; `optional` ones start hidden (the column menu shows them). */
+/** Every column of the calls table, the low-priority ones dropped on narrower windows. */
 export function callColumns(link: ReturnType<typeof useFilters>['link']): Column<CallView>[] {
   return [
     {
@@ -111,7 +111,7 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       name: 'args_hash',
       header: 'args_hash',
       width: '116px',
-      optional: true,
+      hideBelow: 1440,
       sortValue: (c) => c.args_hash,
       cellClass: 'mono faint',
       cell: (c) => c.args_hash,

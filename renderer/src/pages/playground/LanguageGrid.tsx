@@ -5,7 +5,6 @@
  * Those that send the canonical hash are one card, shown once; only the differing ones expand.
  */
 import type { Analysis } from '../../../../src/canonical/index';
-import { DiffText } from './DiffText';
 import { RenderingCard } from './RenderingCard';
 
 const NAMES: Record<string, string> = {
@@ -110,6 +109,9 @@ export function LanguageGrid({ analysis }: { analysis: Analysis }) {
   );
 }
 
+/** The agreeing card shows this much of the canonical form; the panel above has all of it. */
+const AGREE_PREVIEW_CHARS = 400;
+
 /**
  * Everyone who sends the canonical hash, in one card: their names (and versions), the hash
  * and the canonical text once — not the same text nine times.
@@ -145,7 +147,12 @@ function AgreeingCard({
         ))}
       </ul>
       {analysis.canonical !== null && (
-        <DiffText canonical={analysis.canonical} text={analysis.canonical} />
+        // The canonical form itself (no diff to draw): its start, the whole of it is above.
+        <code className="pg-text" title="the canonical form, as in the panel above">
+          {analysis.canonical.length > AGREE_PREVIEW_CHARS
+            ? `${analysis.canonical.slice(0, AGREE_PREVIEW_CHARS)}…`
+            : analysis.canonical}
+        </code>
       )}
     </div>
   );
