@@ -25,6 +25,7 @@ import { SpoolFailure } from './SpoolNotice';
 import { AppDataProvider } from './status';
 import { usePageTitle } from './title';
 import './shell.css';
+import './narrow.css';
 
 // The playground carries the canonical engine and the fixtures; load it when opened.
 const PlaygroundPage = lazy(() => import('../pages/playground/PlaygroundPage'));
