@@ -160,6 +160,49 @@ describe('POST /v1/local/proxy', () => {
     ]);
   });
 
+  it('announces what reaches the ingest log on the live stream, as ingest does', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${t.url}/api/stream`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    expect((await postContent(t.url, { v: 1 })).status).toBe(400);
+    const partial = await postContent(t.url, {
+      v: 1,
+      session_id: 's_live',
+      messages: [
+        {
+          seq: 0,
+          direction: 'client',
+          at_ms: 1,
+          method: 'ping',
+          rpc_id: '1',
+          kind: 'request',
+          body: '{}',
+          truncated: false,
+          bytes: 2,
+        },
+        { seq: 1, direction: 'nowhere' },
+      ],
+    });
+    expect(partial.status).toBe(202);
+    let text = '';
+    while (
+      (text.match(/event: batch/g) ?? []).length < 2 ||
+      !text.includes('messages.1.direction')
+    ) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(text).toMatch(
+      /event: batch\ndata: \{.*"status":400.*"error":"\/v1\/local\/proxy: session_id: Required"/,
+    );
+    expect(text).toMatch(/event: batch\ndata: \{.*"status":202,"accepted":1,"rejected":1/);
+    expect(text).toMatch(
+      /event: rejection\ndata: \{.*"reason":"messages\.1\.direction: Invalid enum value/,
+    );
+  });
+
   it('answers 405 to a GET and is not offered to a non-loopback Host', async () => {
     const get = await fetch(`${t.url}/v1/local/proxy`);
     expect(get.status).toBe(405);
