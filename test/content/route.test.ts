@@ -300,6 +300,28 @@ describe('GET /api/calls/:id', () => {
     });
   });
 
+  it('tells apart calls of one session that started in the same millisecond', async () => {
+    // Two concurrent calls of one tool and one of another, all at t = 0.
+    const twins = proxiedSession('s_twins', [
+      { tool: 'add', args: { a: 1 }, text: '1', t: 0 },
+      { tool: 'add', args: { a: 2 }, text: '2', t: 0 },
+      { tool: 'echo', args: { text: 'x' }, text: 'x', t: 0 },
+    ]);
+    expect((await t.ingest(twins.ingest)).status).toBe(202);
+    expect((await postContent(t.url, twins.content)).status).toBe(202);
+    const { calls } = await t.api('calls', { session: 's_twins' });
+    const contents = await Promise.all(
+      calls.map(async (c) => (await t.api('call', { id: c.id })).content),
+    );
+    expect(
+      contents.map((c) => [c!.arguments, c!.error, JSON.parse(c!.result!).content[0].text]),
+    ).toEqual([
+      ['{"a":1}', null, '1'],
+      ['{"a":2}', null, '2'],
+      ['{"text":"x"}', null, 'x'],
+    ]);
+  });
+
   it('is null for an SDK call, 404 for an unknown id, 400 for a bad one', async () => {
     const sdk = { ...session.ingest.batch[0]!, session_id: 's_sdk_only' };
     expect((await t.ingest({ batch: [sdk] })).status).toBe(202);
