@@ -10,8 +10,11 @@ import { CopyButton } from '../../components/CopyButton';
 import { ExportMenu } from '../../components/ExportMenu';
 import { Fact } from '../../components/Fact';
 import { CallDetails } from '../../components/details/CallDetails';
+import { MessageLog } from '../../components/content/MessageLog';
+import { SessionProxyInfo } from '../../components/content/SessionProxyInfo';
+import type { SessionContentFacts } from '../../api/content';
 import { Panel } from '../../components/Panel';
-import { ProxiedBadge, ProxiedNote } from '../../components/ProxiedBadge';
+import { isProxied, ProxiedBadge, ProxiedNote } from '../../components/ProxiedBadge';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
 import { useListNav } from '../../hooks/useHotkeys';
@@ -140,6 +143,10 @@ export function SessionPage() {
       </div>
 
       <SdkLine sdk={res.data.sdk} />
+      <SessionProxyInfo
+        proxy={(res.data as SessionContentFacts).proxy}
+        unanswered={(res.data as SessionContentFacts).unanswered}
+      />
 
       <Panel title="Timeline" actions={<Legend />}>
         <Timeline calls={calls} chains={chains} selectedId={callParam} onSelect={selectCall} />
@@ -176,6 +183,7 @@ export function SessionPage() {
             }}
           />
         </div>
+        {isProxied(session.sdk) && <MessageLog sessionId={session.id} />}
       </div>
     </div>
   );
