@@ -3,8 +3,6 @@
  * (`a`, `b`, what each text should produce) and the texts in the fragment (`#ta=…&tb=…`), which
  * the browser never sends to a server — the texts stay in this page.
  */
-import { hrefOf } from '../../app/router';
-
 export interface CompareSide {
   hash: string;
   /** The argument text; omitted when only the hash is known (SDK calls). */
@@ -13,10 +11,7 @@ export interface CompareSide {
 
 /** `/playground?mode=compare&tool=…&a=…&b=…#ta=…&tb=…`. */
 export function compareTextsHref(tool: string, a: CompareSide, b: CompareSide): string {
-  const href = hrefOf(
-    '/playground',
-    new URLSearchParams({ mode: 'compare', tool, a: a.hash, b: b.hash }),
-  );
+  const href = `/playground?${new URLSearchParams({ mode: 'compare', tool, a: a.hash, b: b.hash }).toString()}`;
   const texts = new URLSearchParams();
   if (a.text) texts.set('ta', a.text);
   if (b.text) texts.set('tb', b.text);
