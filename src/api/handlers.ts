@@ -8,6 +8,7 @@ import { API_ROUTES, type ApiName } from '../shared/api-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { agreementRoutes } from './agreement-routes.js';
 import { connectionRoutes } from './connection-routes.js';
+import { contentRoutes } from './content-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
@@ -16,6 +17,7 @@ import type { Freshness } from './types.js';
 const routes = {
   ...coreRoutes,
   ...agreementRoutes,
+  ...contentRoutes,
   ...metricsRoutes,
   ...adminRoutes,
   ...exportRoutes,
@@ -49,6 +51,8 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   spool: 'none',
   projects: 'applied',
   calls: 'applied',
+  call: 'applied',
+  messages: 'applied',
   startups: 'applied',
   batches: 'applied',
   rejections: 'applied',

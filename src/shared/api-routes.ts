@@ -8,6 +8,8 @@ export const API_ROUTES = {
   spool: 'GET /api/spool',
   projects: 'GET /api/projects',
   calls: 'GET /api/calls',
+  call: 'GET /api/calls/:id',
+  messages: 'GET /api/messages',
   startups: 'GET /api/startups',
   batches: 'GET /api/batches',
   rejections: 'GET /api/rejections',
