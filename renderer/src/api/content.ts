@@ -12,7 +12,9 @@ import type {
   ProxySessionInfo,
   UnansweredRequest,
 } from '../../../src/shared/proxy-content';
+import { apiPath, getApi } from './api';
 import { getJson } from './http';
+import type { Api } from './types';
 
 export type {
   CallContent,
@@ -23,25 +25,9 @@ export type {
   UnansweredRequest,
 };
 
-/** One page of `GET /api/messages`. */
-export interface MessagesAnswer {
-  messages: MessageView[];
-}
-
-/** `GET /api/calls/:id`: the call, and its content when a proxy captured it. */
-export interface CallAnswer {
-  content: CallContent | null;
-}
-
 /** `GET /api/tools/:name/errors`. */
 export interface ToolErrorsAnswer {
   groups: ErrorGroup[];
-}
-
-/** What `GET /api/sessions/:id` adds for a proxied session. */
-export interface SessionContentFacts {
-  proxy?: ProxySessionInfo | null;
-  unanswered?: UnansweredRequest[] | null;
 }
 
 /** Messages fetched per request while reading a whole session. */
@@ -50,12 +36,12 @@ export const MESSAGE_PAGE = 1000;
 export const MESSAGE_LOG_CAP = 20_000;
 
 export const contentPaths = {
-  messages: (session: string, afterSeq?: number) => {
+  messages: (session: string, afterSeq: number | null) => {
     const q = new URLSearchParams({ session, limit: String(MESSAGE_PAGE) });
-    if (afterSeq !== undefined) q.set('after_seq', String(afterSeq));
-    return `/api/messages?${q.toString()}`;
+    if (afterSeq !== null) q.set('after_seq', String(afterSeq));
+    return apiPath('messages', `?${q.toString()}`);
   },
-  call: (id: number) => `/api/calls/${encodeURIComponent(String(id))}`,
+  call: (id: number) => apiPath('call', '', { id: String(id) }),
   toolErrors: (name: string, project?: string) =>
     `/api/tools/${encodeURIComponent(name)}/errors${project ? `?project=${encodeURIComponent(project)}` : ''}`,
 };
@@ -64,15 +50,15 @@ export const contentPaths = {
 export async function fetchSessionMessages(
   session: string,
   signal?: AbortSignal,
-): Promise<{ messages: MessageView[]; capped: boolean }> {
+): Promise<{ messages: MessageView[]; total: number; capped: boolean }> {
   const out: MessageView[] = [];
-  let after: number | undefined;
+  let after: number | null = null;
   for (;;) {
-    const page = (await getJson(contentPaths.messages(session, after), signal)) as MessagesAnswer;
+    const page: Api['messages'] = await getApi(contentPaths.messages(session, after), signal);
     out.push(...page.messages);
-    if (page.messages.length < MESSAGE_PAGE) return { messages: out, capped: false };
-    if (out.length >= MESSAGE_LOG_CAP) return { messages: out, capped: true };
-    after = page.messages.at(-1)!.seq;
+    after = page.next_after_seq;
+    if (after === null) return { messages: out, total: page.total, capped: false };
+    if (out.length >= MESSAGE_LOG_CAP) return { messages: out, total: page.total, capped: true };
   }
 }
 
@@ -81,8 +67,7 @@ export async function fetchCallContent(
   id: number,
   signal?: AbortSignal,
 ): Promise<CallContent | null> {
-  const answer = (await getJson(contentPaths.call(id), signal)) as CallAnswer;
-  return answer.content ?? null;
+  return (await getApi(contentPaths.call(id), signal)).content;
 }
 
 /** A tool's failing calls grouped by error text, most frequent first. */

@@ -43,15 +43,17 @@ export function MessageLog({ sessionId }: { sessionId: string }) {
     );
   if (!res.data) return <Loading rows={4} />;
   if (res.data.messages.length === 0) return null;
-  return <LoadedLog messages={res.data.messages} capped={res.data.capped} onRefresh={res.retry} />;
+  return <LoadedLog {...res.data} onRefresh={res.retry} />;
 }
 
 function LoadedLog({
   messages,
+  total,
   capped,
   onRefresh,
 }: {
   messages: MessageView[];
+  total: number;
   capped: boolean;
   onRefresh: () => void;
 }) {
@@ -75,7 +77,10 @@ function LoadedLog({
   // Up/Down move between rows the way a list does; the row under focus is kept in view.
   const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    const at = shown.findIndex((m) => m.seq === selectedSeq);
+    // From the row that has focus (Tab may have put it anywhere), else from the selection.
+    const focused = (e.target as HTMLElement).closest<HTMLElement>('[data-seq]')?.dataset.seq;
+    const from = focused === undefined ? selectedSeq : Number(focused);
+    const at = shown.findIndex((m) => m.seq === from);
     const next = Math.max(0, Math.min(shown.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
     const m = shown[next];
     if (!m) return;
@@ -89,7 +94,7 @@ function LoadedLog({
 
   return (
     <Panel
-      title={`Messages (${fmtInt(messages.length)}${capped ? '+' : ''})`}
+      title={`Messages (${fmtInt(Math.max(total, messages.length))})`}
       flush
       actions={
         <button type="button" className="btn small" onClick={onRefresh}>
@@ -107,7 +112,7 @@ function LoadedLog({
         />
         {capped && (
           <p className="ml-note muted">
-            Showing the first {fmtInt(MESSAGE_LOG_CAP)} messages of this session.
+            Showing the first {fmtInt(MESSAGE_LOG_CAP)} of {fmtInt(total)} messages of this session.
           </p>
         )}
         <div className="ml-head" aria-hidden="true">

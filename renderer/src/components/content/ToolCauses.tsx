@@ -76,8 +76,14 @@ function Cause({ g, total, href }: { g: ErrorGroup; total: number; href: string 
       </div>
       <p className="cause-meta muted small">
         {outcomes}
-        {g.first_calls > 0 && <> · {fmtInt(g.first_calls)} first calls</>} · first seen{' '}
-        {fmtDateTime(Date.parse(g.first_at))} · last seen {fmtDateTime(Date.parse(g.last_at))} ·{' '}
+        {g.first_calls > 0 && (
+          <>
+            {' '}
+            · {fmtInt(g.first_calls)} {g.first_calls === 1 ? 'first call' : 'first calls'}
+          </>
+        )}{' '}
+        · first seen {fmtDateTime(Date.parse(g.first_at))} · last seen{' '}
+        {fmtDateTime(Date.parse(g.last_at))} ·{' '}
         <Link href={href} data-testid="cause-example">
           example call
         </Link>

@@ -12,7 +12,6 @@ import { Fact } from '../../components/Fact';
 import { CallDetails } from '../../components/details/CallDetails';
 import { MessageLog } from '../../components/content/MessageLog';
 import { SessionProxyInfo } from '../../components/content/SessionProxyInfo';
-import type { SessionContentFacts } from '../../api/content';
 import { Panel } from '../../components/Panel';
 import { isProxied, ProxiedBadge, ProxiedNote } from '../../components/ProxiedBadge';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
@@ -143,10 +142,7 @@ export function SessionPage() {
       </div>
 
       <SdkLine sdk={res.data.sdk} />
-      <SessionProxyInfo
-        proxy={(res.data as SessionContentFacts).proxy}
-        unanswered={(res.data as SessionContentFacts).unanswered}
-      />
+      <SessionProxyInfo proxy={res.data.proxy} unanswered={res.data.unanswered} />
 
       <Panel title="Timeline" actions={<Legend />}>
         <Timeline calls={calls} chains={chains} selectedId={callParam} onSelect={selectCall} />

@@ -1,0 +1,202 @@
+/**
+ * Proxy content in the dashboard, against a real server with a session posted over HTTP as the
+ * proxy posts it: the message log on the session page (filters, search, a pair side by side),
+ * a retry chain told attempt by attempt (the error that preceded the retry, the argument diff,
+ * the playground holding both texts), call details with the answer, and failures grouped by
+ * error text on the tool page. Then axe on these views and screenshots in both themes.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import {
+  ARGS_1,
+  ARGS_2,
+  CONTENT_KEY,
+  DATE_ERROR,
+  PROXIED_SESSION,
+  RATE_ERROR,
+  READ_ERROR,
+  SDK_SESSION,
+  seedProxiedSession,
+} from './content-seed.js';
+import { expect, test } from './server.js';
+import { guardConsole, projectOf } from './ui-helpers.js';
+
+const project = projectOf(CONTENT_KEY);
+/** Artifacts; the reviewed ones are copied to docs/design/content/. */
+const SHOTS = 'test-results/screenshots/content';
+let seeded = false;
+
+test.beforeEach(async ({ devtools }) => {
+  if (seeded) return;
+  await seedProxiedSession(devtools);
+  seeded = true;
+});
+
+test('a proxied session: filter the message log, open a pair, read a retry chain', async ({
+  page,
+  devtools,
+}) => {
+  const console = guardConsole(page);
+  await page.goto(`${devtools.url}/session?id=${PROXIED_SESSION}&project=${project}`);
+
+  // Who talked: the client's and the server's initialize facts, and the request left open.
+  const peers = page.getByTestId('session-proxy');
+  await expect(peers.getByTestId('proxy-client')).toContainText('e2e-client 1.2.0');
+  await expect(peers.getByTestId('proxy-client')).toContainText('sampling');
+  await expect(peers.getByTestId('proxy-server')).toContainText('fs-server 0.3.0');
+  await expect(peers.getByTestId('proxy-server')).toContainText('Paths must be absolute.');
+  await expect(page.getByTestId('unanswered')).toContainText(
+    'unanswered: 1 — the client closed before the server answered',
+  );
+
+  // Every message, tool calls or not: 10 exchanges, 2 notifications, the unanswered request.
+  const log = page.getByTestId('message-log');
+  await log.scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('ml-count')).toHaveText('23 messages');
+  const rows = log.locator('.ml-row');
+  await expect(rows.filter({ hasText: 'resources/read' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'prompts/get' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'notifications/message' })).toHaveCount(1);
+
+  await page.getByTestId('ml-method').selectOption('tools/call');
+  await expect(page.getByTestId('ml-count')).toHaveText('13 of 23');
+  await page.getByTestId('ml-kind').selectOption('request');
+  await expect(page.getByTestId('ml-count')).toHaveText('7 of 23');
+  await page.getByTestId('ml-kind').selectOption('');
+  await page.getByTestId('ml-search').fill('ENOENT');
+  await expect(page.getByTestId('ml-count')).toHaveText('1 of 23');
+  await rows.first().click();
+  const pair = page.getByTestId('ml-pair');
+  await expect(pair.getByTestId('ml-side-request')).toContainText('"path": "a.txt"');
+  await expect(pair.getByTestId('ml-side-answer')).toContainText('ENOENT: no such file');
+  await expect(pair.getByTestId('ml-timing')).toHaveText('answered in 12 ms');
+  // The keyboard reaches the rows and moves between them.
+  await page.getByTestId('ml-search').fill('');
+  await page.getByTestId('ml-method').selectOption('');
+  await rows.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(log.locator('.ml-row:focus')).toHaveAttribute(
+    'data-method',
+    'notifications/initialized',
+  );
+  await expect(log.locator('.ml-row:focus')).toHaveAttribute('data-kind', 'notification');
+
+  // The retry chain: the error before the retry, and what the model changed.
+  const story = page.getByTestId('chain-story');
+  await expect(story.getByTestId('chain-error')).toHaveText(READ_ERROR);
+  await expect(story.getByTestId('chain-diff')).toContainText('path: "a.txt" → "/abs/a.txt"');
+  await story.getByTestId('chain-playground').click();
+  await expect(page).toHaveURL(/\/playground\?mode=compare/);
+  await expect(page.getByTestId('cmp-input-A')).toHaveValue(ARGS_1);
+  await expect(page.getByTestId('cmp-input-B')).toHaveValue(ARGS_2);
+  await expect(page.getByTestId('cmp-hash-A').locator('[data-match]')).toHaveAttribute(
+    'data-match',
+    'yes',
+  );
+  await expect(page.getByTestId('cmp-hash-B').locator('[data-match]')).toHaveAttribute(
+    'data-match',
+    'yes',
+  );
+  await expect(page.getByTestId('cmp-paths')).toContainText('/abs/a.txt');
+  await page.goBack();
+
+  // Call details: the failing attempt's arguments and error text.
+  const failed = page.getByTestId('session-calls').locator('tbody tr').first();
+  await failed.click();
+  const details = page.getByTestId('call-details');
+  await expect(details.getByTestId('call-arguments')).toContainText('"path": "a.txt"');
+  await expect(details.getByTestId('call-error-text')).toHaveText(READ_ERROR);
+
+  // An SDK session's call: one line saying how to see content.
+  await page.goto(`${devtools.url}/session?id=${SDK_SESSION}&project=${project}`);
+  await page.getByTestId('session-calls').locator('tbody tr').first().click();
+  await expect(page.getByTestId('call-no-content')).toContainText('mcpulse-devtools proxy');
+  await expect(page.getByTestId('message-log')).toHaveCount(0);
+  console.check();
+});
+
+test('a tool page groups failing calls by error text', async ({ page, devtools }) => {
+  const console = guardConsole(page);
+  await page.goto(`${devtools.url}/tool?name=search_issues&project=${project}`);
+  const causes = page.getByTestId('cause');
+  await expect(causes).toHaveCount(2);
+  await expect(causes.nth(0)).toContainText(DATE_ERROR);
+  await expect(causes.nth(0)).toContainText('3×');
+  await expect(causes.nth(0)).toContainText('1 first call');
+  await expect(causes.nth(1)).toContainText(RATE_ERROR);
+  await expect(causes.nth(1)).toContainText('1×');
+  await causes.nth(0).getByTestId('cause-example').click();
+  await expect(page).toHaveURL(new RegExp(`/session\\?.*id=${PROXIED_SESSION}`));
+  await expect(page.getByTestId('call-details').getByTestId('call-error-text')).toHaveText(
+    DATE_ERROR,
+  );
+  console.check();
+});
+
+/** The content views at a width, opened the way a user reads them. */
+const views: [string, (page: Page, url: string) => Promise<void>][] = [
+  [
+    'session',
+    async (page, url) => {
+      await page.goto(`${url}/session?id=${PROXIED_SESSION}&project=${project}`);
+      await page.getByTestId('ml-search').fill('ENOENT');
+      await page.getByTestId('message-log').locator('.ml-row').first().click();
+      await page.getByTestId('session-calls').locator('tbody tr').first().click();
+    },
+  ],
+  [
+    'tool',
+    async (page, url) => {
+      await page.goto(`${url}/tool?name=search_issues&project=${project}`);
+      await expect(page.getByTestId('cause').first()).toBeVisible();
+    },
+  ],
+  [
+    'setup',
+    async (page, url) => {
+      await page.goto(`${url}/setup`);
+      await expect(page.getByTestId('proxy-content-note')).toBeVisible();
+    },
+  ],
+];
+
+test('the content views pass axe in both themes, fit 390 px, and are shot for docs', async ({
+  page,
+  devtools,
+}) => {
+  test.setTimeout(180_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const found: string[] = [];
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    for (const [name, open] of views) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await open(page, devtools.url);
+        await page.waitForTimeout(300);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+        if (width === 1440 || name !== 'setup') {
+          const result = await new AxeBuilder({ page })
+            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+            .analyze();
+          for (const v of result.violations)
+            found.push(
+              `${name} ${width} ${colorScheme}: ${v.id} ×${v.nodes.length}: ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(' | ')}`,
+            );
+        }
+        await page.screenshot({
+          path: `${SHOTS}/${name}-${width}-${colorScheme}.png`,
+          fullPage: true,
+        });
+      }
+    }
+  }
+  expect(found, found.join('\n')).toEqual([]);
+});
