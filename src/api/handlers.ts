@@ -12,12 +12,14 @@ import { contentRoutes } from './content-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { toolErrorRoutes } from './tool-error-routes.js';
 import type { Freshness } from './types.js';
 
 const routes = {
   ...coreRoutes,
   ...agreementRoutes,
   ...contentRoutes,
+  ...toolErrorRoutes,
   ...metricsRoutes,
   ...adminRoutes,
   ...exportRoutes,
@@ -62,6 +64,7 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   clients: 'derived',
   tools: 'derived',
   tool: 'derived',
+  toolErrors: 'applied',
   pairs: 'derived',
   sessions: 'derived',
   session: 'derived',

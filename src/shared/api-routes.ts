@@ -19,6 +19,7 @@ export const API_ROUTES = {
   clients: 'GET /api/clients',
   tools: 'GET /api/tools',
   tool: 'GET /api/tools/:name',
+  toolErrors: 'GET /api/tools/:name/errors',
   pairs: 'GET /api/pairs',
   sessions: 'GET /api/sessions',
   session: 'GET /api/sessions/:id',

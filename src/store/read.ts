@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createAgreementReader } from './agreements.js';
 import { createContentReader } from './proxy-content-read.js';
+import { createToolErrorReader } from './tool-errors.js';
 import { callFilterSql } from './filter-sql.js';
 import { hasTable } from './has-table.js';
 import { createProjectResolver, projectRef } from './project-ref.js';
@@ -162,6 +163,9 @@ export function createReader(db: Database.Database) {
 
     /** What the proxy captured: messages, `initialize` facts, unanswered requests (src/store/proxy-content-read.ts). */
     content: createContentReader(db),
+
+    /** Failing calls with their captured answers, for grouping by error text (src/store/tool-errors.ts). */
+    toolErrors: createToolErrorReader(db),
 
     /** Row counts per table, for the status panel. */
     counts: (): TableCounts => counts.get()!,
