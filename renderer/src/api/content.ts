@@ -6,29 +6,16 @@
  */
 import type {
   CallContent,
-  ErrorGroup,
   MessageKind,
   MessageView,
   ProxySessionInfo,
   UnansweredRequest,
 } from '../../../src/shared/proxy-content';
+import { apiQuery, type Filters } from '../app/filters';
 import { apiPath, getApi } from './api';
-import { getJson } from './http';
 import type { Api } from './types';
 
-export type {
-  CallContent,
-  ErrorGroup,
-  MessageKind,
-  MessageView,
-  ProxySessionInfo,
-  UnansweredRequest,
-};
-
-/** `GET /api/tools/:name/errors`. */
-export interface ToolErrorsAnswer {
-  groups: ErrorGroup[];
-}
+export type { CallContent, MessageKind, MessageView, ProxySessionInfo, UnansweredRequest };
 
 /** Messages fetched per request while reading a whole session. */
 export const MESSAGE_PAGE = 1000;
@@ -42,8 +29,9 @@ export const contentPaths = {
     return apiPath('messages', `?${q.toString()}`);
   },
   call: (id: number) => apiPath('call', '', { id: String(id) }),
-  toolErrors: (name: string, project?: string) =>
-    `/api/tools/${encodeURIComponent(name)}/errors${project ? `?project=${encodeURIComponent(project)}` : ''}`,
+  /** A tool's failing calls grouped by error text, under the view's filters. */
+  toolErrors: (f: Filters, name: string) =>
+    apiPath('toolErrors', apiQuery({ ...f, tool: undefined }), { name }),
 };
 
 /** Every message of a session in order, page by page, up to MESSAGE_LOG_CAP. */
@@ -70,15 +58,5 @@ export async function fetchCallContent(
   return (await getApi(contentPaths.call(id), signal)).content;
 }
 
-/** A tool's failing calls grouped by error text, most frequent first. */
-export async function fetchToolErrors(
-  name: string,
-  project?: string,
-  signal?: AbortSignal,
-): Promise<ErrorGroup[]> {
-  const answer = (await getJson(
-    contentPaths.toolErrors(name, project),
-    signal,
-  )) as ToolErrorsAnswer;
-  return answer.groups;
-}
+/** One group of `GET /api/tools/:name/errors` (`from_content: false` for a stand-in text). */
+export type ToolErrorGroup = Api['toolErrors']['groups'][number];
