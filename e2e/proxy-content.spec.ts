@@ -145,16 +145,30 @@ const CONTENT_VIEWS = [
   'proxy-content-note',
 ];
 
-/** The content views at a width, opened the way a user reads them. */
-const views: [string, (page: Page, url: string) => Promise<void>][] = [
+/**
+ * The content views, opened the way a user reads them, and the parts shot for docs (by test
+ * id; a part inside a panel is shot with its panel).
+ */
+const views: [string, (page: Page, url: string) => Promise<void>, string[]][] = [
   [
     'session',
     async (page, url) => {
       await page.goto(`${url}/session?id=${PROXIED_SESSION}&project=${project}`);
-      await page.getByTestId('ml-search').fill('ENOENT');
-      await page.getByTestId('message-log').locator('.ml-row').first().click();
-      await page.getByTestId('session-calls').locator('tbody tr').first().click();
+      await page.getByTestId('ml-method').selectOption('tools/call');
+      await page.getByTestId('message-log').locator('.ml-row').nth(1).click();
+      await expect(page.getByTestId('ml-pair')).toBeVisible();
+      await expect(page.getByTestId('chain-story')).toBeVisible();
     },
+    ['session-proxy', 'message-log', 'chain-story'],
+  ],
+  [
+    'details',
+    async (page, url) => {
+      await page.goto(`${url}/session?id=${PROXIED_SESSION}&project=${project}`);
+      await page.getByTestId('session-calls').locator('tbody tr').first().click();
+      await expect(page.getByTestId('call-error-text')).toBeVisible();
+    },
+    ['call-details'],
   ],
   [
     'tool',
@@ -162,6 +176,7 @@ const views: [string, (page: Page, url: string) => Promise<void>][] = [
       await page.goto(`${url}/tool?name=search_issues&project=${project}`);
       await expect(page.getByTestId('cause').first()).toBeVisible();
     },
+    ['tool-causes'],
   ],
   [
     'setup',
@@ -169,6 +184,7 @@ const views: [string, (page: Page, url: string) => Promise<void>][] = [
       await page.goto(`${url}/setup`);
       await expect(page.getByTestId('proxy-content-note')).toBeVisible();
     },
+    ['proxy-setup'],
   ],
 ];
 
@@ -181,7 +197,7 @@ test('the content views pass axe in both themes, fit 390 px, and are shot for do
   const found: string[] = [];
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    for (const [name, open] of views) {
+    for (const [name, open, parts] of views) {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
         await open(page, devtools.url);
@@ -202,7 +218,7 @@ test('the content views pass axe in both themes, fit 390 px, and are shot for do
           return out.length ? out.join(', ') : null;
         }, CONTENT_VIEWS);
         if (wide) found.push(`${name} ${width} ${colorScheme}: too wide: ${wide}`);
-        if (width === 1440 || name !== 'setup') {
+        {
           const result = await new AxeBuilder({ page })
             .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
             .analyze();
@@ -214,10 +230,13 @@ test('the content views pass axe in both themes, fit 390 px, and are shot for do
                 .join(' | ')}`,
             );
         }
-        await page.screenshot({
-          path: `${SHOTS}/${name}-${width}-${colorScheme}.png`,
-          fullPage: true,
-        });
+        for (const part of parts) {
+          const el = page.getByTestId(part).first();
+          const panel = el.locator('xpath=ancestor-or-self::section[contains(@class,"panel")][1]');
+          const target = (await panel.count()) ? panel : el;
+          await target.scrollIntoViewIfNeeded();
+          await target.screenshot({ path: `${SHOTS}/${part}-${width}-${colorScheme}.png` });
+        }
       }
     }
   }

@@ -26,6 +26,8 @@ import {
 import './message-log.css';
 
 const ROW_H = 30;
+/** Rows in view before the list scrolls. */
+const MAX_ROWS_SHOWN = 12;
 
 /** The message log of one proxied session (nothing for a session without messages). */
 export function MessageLog({ sessionId }: { sessionId: string }) {
@@ -117,7 +119,7 @@ function LoadedLog({
         )}
         <div className="ml-head" aria-hidden="true">
           <span />
-          <span>Time</span>
+          <span className="ml-time">Time</span>
           <span>Method</span>
           <span>Kind</span>
           <span className="ml-id">Id</span>
@@ -130,6 +132,8 @@ function LoadedLog({
           aria-label="Messages in order"
           onKeyDown={onKey}
           data-testid="message-rows"
+          // As tall as its rows, up to a screenful: a short session leaves no blank box.
+          style={{ height: Math.min(MAX_ROWS_SHOWN, Math.max(1, shown.length)) * ROW_H + 2 }}
         >
           {shown.length === 0 ? (
             <div className="empty-row" role="listitem">

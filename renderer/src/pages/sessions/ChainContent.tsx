@@ -3,6 +3,7 @@
  * preceded each retry and what the model changed in the arguments, with the playground one click
  * away holding both argument texts. Nothing shows for SDK sessions, which send no content.
  */
+import type { ReactNode } from 'react';
 import { fetchCallContent } from '../../api/content';
 import type { CallView } from '../../api/types';
 import { Link } from '../../app/router';
@@ -11,14 +12,23 @@ import { compareTextsHref } from '../playground/compare-link';
 import { attemptContents, changeText, type AttemptAnswer } from './attempt-content';
 import './chain-content.css';
 
-export function ChainContent({ attempts }: { attempts: CallView[] }) {
+export function ChainContent({
+  attempts,
+  fallback,
+}: {
+  attempts: CallView[];
+  /** What to show when no attempt has content (an SDK session): the hash-only note. */
+  fallback?: ReactNode;
+}) {
   const ids = attempts.map((c) => c.id);
   const res = useResource(
     `chain-content:${ids.join(',')}`,
     () => Promise.all(ids.map((id) => fetchCallContent(id))),
     { live: false },
   );
-  if (!res.data || res.data.every((c) => c === null)) return null;
+  // No content route to ask (an older server) reads as no content.
+  if (!res.data) return res.error ? <>{fallback}</> : null;
+  if (res.data.every((c) => c === null)) return <>{fallback}</>;
   const steps = attemptContents(attempts, res.data);
   const first = steps[0];
   const last = steps.at(-1);
