@@ -230,6 +230,8 @@ test('the content views pass axe in both themes, fit 390 px, and are shot for do
                 .join(' | ')}`,
             );
         }
+        // A tall window for the shots, so a view is never cut by the scrolling main area.
+        await page.setViewportSize({ width, height: 2400 });
         for (const part of parts) {
           const el = page.getByTestId(part).first();
           const panel = el.locator('xpath=ancestor-or-self::section[contains(@class,"panel")][1]');
@@ -237,6 +239,7 @@ test('the content views pass axe in both themes, fit 390 px, and are shot for do
           await target.scrollIntoViewIfNeeded();
           await target.screenshot({ path: `${SHOTS}/${part}-${width}-${colorScheme}.png` });
         }
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       }
     }
   }

@@ -116,7 +116,8 @@ describe('message log', () => {
     expect(methodCounts(log)[0]).toEqual({ method: 'initialize', count: 2 });
     expect(offsetText(12)).toBe('+12 ms');
     expect(offsetText(1234)).toBe('+1.234 s');
-    expect(offsetText(125_000)).toBe('+2 min 5.0 s');
+    expect(offsetText(125_000)).toBe('+2:05.000');
+    expect(offsetText(3_725_300)).toBe('+62:05.300');
     expect(prettyJson('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyJson('{"a":"cut her')).toBe('{"a":"cut her');
   });

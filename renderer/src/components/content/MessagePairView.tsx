@@ -71,7 +71,7 @@ function Side({ label, m, start }: { label: string; m: MessageView | undefined; 
     <div className={`ml-side k-${m.kind}`} data-testid={`ml-side-${label.toLowerCase()}`}>
       <h3>
         {label}{' '}
-        <span className="muted small">
+        <span className="muted small ml-side-meta">
           #{m.seq} · {m.direction === 'client' ? 'client → server' : 'server → client'} ·{' '}
           {offsetText(m.at_ms - start)} · {bytesText(m.bytes)}
         </span>

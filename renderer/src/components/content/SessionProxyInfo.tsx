@@ -48,7 +48,7 @@ function Peer({
   return (
     <section className="sp-peer" aria-label={role} data-testid={`proxy-${role.toLowerCase()}`}>
       <h3>
-        {role}{' '}
+        <span className="sp-role">{role}</span>{' '}
         <bdi dir="auto" className="mono">
           {peer.name ?? 'unnamed'}
         </bdi>{' '}

@@ -90,12 +90,13 @@ export function prettyJson(text: string | null): string {
   }
 }
 
-/** `+1.234 s` since the session's first message; ms below a second. */
+/** `+1.234 s` since the session's first message; ms below a second, `+m:ss.sss` past a minute. */
 export function offsetText(ms: number): string {
   if (ms < 1000) return `+${Math.round(ms)} ms`;
   if (ms < 60_000) return `+${(ms / 1000).toFixed(3)} s`;
+  // Past a minute, clock style (`+1:20.000`, `+62:05.300`): it fits the column.
   const m = Math.floor(ms / 60_000);
-  return `+${m} min ${((ms % 60_000) / 1000).toFixed(1)} s`;
+  return `+${m}:${((ms % 60_000) / 1000).toFixed(3).padStart(6, '0')}`;
 }
 
 /** 812 B, 3.4 KB, 1.2 MB. */
