@@ -59,6 +59,7 @@ const SINGLE_PARAMS = [
   'in_chain',
   'kind',
   'method',
+  'content',
 ];
 
 /** Parses a non-negative decimal integer no larger than 2^53 − 1, or throws a 400. */
