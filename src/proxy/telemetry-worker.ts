@@ -10,7 +10,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { preciseNow, TrafficObserver } from './observer.js';
 import { QUIET_MS, TelemetrySink } from './sink.js';
-import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
 import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
 
@@ -56,13 +55,9 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     emit: (p) => sink.add(p),
   });
 
+  // The thread runs at the process's own priority with V8's defaults: no run-time V8 flag and
+  // no scheduling policy (a flag set after V8 started killed every session after ~8 s).
   const served = connect(init, sink);
-  // Once the dashboard is found, this thread only runs on CPU that the relay, the client and
-  // the server leave idle. Falling behind during a burst is fine: copies wait in the ring
-  // (bounded: RING_BYTES, then a told gap), the sink holds payloads until the traffic pauses,
-  // and the exit flush keeps going while the dashboard makes progress (docs/benchmarks.md). A
-  // dashboard this thread started itself is served from it, so it stays at nice 10 instead.
-  void served.then((started) => lowerThreadPriority(started ? 'background' : 'idle'));
 
   /** One direction: its line splitter, and when the bytes of the line being read arrived. */
   function direction(onText: (text: string, at: number) => void) {

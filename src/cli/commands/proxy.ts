@@ -7,7 +7,6 @@ import {
   TelemetrySink,
   TelemetryThread,
   TrafficObserver,
-  keepV8WorkOnOwnThreads,
   unobservedLine,
   type SinkReport,
 } from '../../proxy/index.js';
@@ -58,7 +57,6 @@ async function finish(report: SinkReport, io: CliIO, served?: Promise<Served | u
 }
 
 async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
-  keepV8WorkOnOwnThreads();
   // Finding the dashboard, observing, measuring and sending all run on their own thread,
   // never on the relay's.
   const telemetry = new TelemetryThread(new URL('./proxy-telemetry.js', import.meta.url), {
