@@ -123,7 +123,9 @@ describe('a session at a human pace for more than a minute', () => {
       30_000,
     );
     const client = new Client({ name: 'long-http', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(/relaying (\S+) →/.exec(line)![1]!)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(/relaying (\S+) →/.exec(line)![1]!)),
+    );
     const seen = await humanPace(client, label);
     await client.close();
     proxy.kill('SIGTERM');
