@@ -47,8 +47,10 @@ export class Redactor {
   }
 
   /**
-   * `value` with the values of secret keys replaced by REDACTED, at any depth, and whether
-   * anything was. Numbers, booleans and null are left alone (`max_tokens: 100` is no secret).
+   * `value` with the string values of secret keys replaced by REDACTED, at any depth, and
+   * whether anything was. Only strings are secrets: a number (`max_tokens: 100`) is left alone,
+   * and an object under a secret-looking key is walked into rather than hidden (a JSON Schema's
+   * `properties.maxTokens` describes a field; it holds no value).
    */
   redact(value: unknown): { value: unknown; changed: boolean } {
     let changed = false;
@@ -57,10 +59,7 @@ export class Redactor {
       if (v === null || typeof v !== 'object') return v;
       const out: Record<string, unknown> = {};
       for (const [k, inner] of Object.entries(v)) {
-        if (this.isSecret(k) && inner !== null && typeof inner === 'object') {
-          out[k] = REDACTED;
-          changed = true;
-        } else if (this.isSecret(k) && typeof inner === 'string') {
+        if (typeof inner === 'string' && this.isSecret(k)) {
           out[k] = REDACTED;
           changed = true;
         } else out[k] = walk(inner);

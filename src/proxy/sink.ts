@@ -23,7 +23,7 @@ import {
   type UnansweredRequest,
 } from '../shared/proxy-content.js';
 import { preciseNow, type ContentTarget, type ProxyPayload } from './observer.js';
-import { handOff, type SpooledPost } from './spool.js';
+import { handOff, isFinalRefusal, type SpooledPost } from './spool.js';
 
 /** Send once no traffic has been relayed for this long. */
 export const QUIET_MS = 50;
@@ -343,20 +343,25 @@ export class TelemetrySink implements ContentTarget {
       while (this.queue.length > 0 && this.endpoint !== null && this.key !== null) {
         const post = this.queue.shift()!;
         this.inFlight = post;
-        const ok = await this.send(post);
+        const answer = await this.send(post);
         if (this.inFlight !== post) return; // Handed off while in flight.
         this.inFlight = null;
-        if (ok) {
+        if (answer === 'ok') {
           addTo(this.counts.sent, post);
           this.progressAt = Date.now();
-        } else this.refused.push(post);
+        } else if (answer === 'never') addTo(this.counts.dropped, post);
+        else this.refused.push(post);
       }
     } finally {
       if (!this.abandon.signal.aborted) this.pumping = false;
     }
   }
 
-  private async send(post: Post): Promise<boolean> {
+  /**
+   * One request: `ok`, `later` (no answer, or an answer that may change: 408, 429, 5xx — kept
+   * for the hand-off), or `never` (refused as it is, e.g. 400/401/404: retrying cannot help).
+   */
+  private async send(post: Post): Promise<'ok' | 'later' | 'never'> {
     try {
       const res = await fetch(`${this.endpoint}${post.path}`, {
         method: 'POST',
@@ -372,11 +377,12 @@ export class TelemetrySink implements ContentTarget {
         ]),
       });
       await res.body?.cancel().catch(() => {});
-      if (!res.ok) this.reason ??= `the dashboard at ${this.endpoint} answered HTTP ${res.status}`;
-      return res.ok;
+      if (res.ok) return 'ok';
+      this.reason ??= `the dashboard at ${this.endpoint} answered HTTP ${res.status}`;
+      return isFinalRefusal(res.status) ? 'never' : 'later';
     } catch {
       this.reason ??= `no answer from the dashboard at ${this.endpoint}`;
-      return false;
+      return 'later';
     }
   }
 }

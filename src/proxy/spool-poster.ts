@@ -7,7 +7,7 @@
  * outright (4xx other than 408/429) will never be accepted and is crossed off.
  */
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { SPOOL_KEY_ENV, type SpoolFile } from './spool.js';
+import { isFinalRefusal, SPOOL_KEY_ENV, type SpoolFile } from './spool.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -28,7 +28,7 @@ async function post(endpoint: string, key: string, path: string, body: string): 
     });
     await res.body?.cancel().catch(() => {});
     if (res.ok) return true;
-    return res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+    return isFinalRefusal(res.status);
   } catch {
     return false;
   }

@@ -29,6 +29,10 @@ export interface SpoolFile {
   posts: SpooledPost[];
 }
 
+/** A status that retrying the same request cannot change (the sink and the poster agree). */
+export const isFinalRefusal = (status: number): boolean =>
+  status >= 400 && status < 500 && status !== 408 && status !== 429;
+
 /** The environment variable the poster reads its key from. */
 export const SPOOL_KEY_ENV = 'MCPULSE_PROXY_SPOOL_KEY';
 
