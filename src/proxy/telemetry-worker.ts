@@ -9,8 +9,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { preciseNow, TrafficObserver } from './observer.js';
+import { Redactor } from './content.js';
+import { chooseKey } from './project-key.js';
 import { QUIET_MS, TelemetrySink } from './sink.js';
-import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
 import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
 
@@ -48,21 +49,25 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     }
     return writtenAt;
   };
-  const sink = new TelemetrySink({ key: init.key, lastTraffic });
+  const sink = new TelemetrySink({
+    key: init.key,
+    fallbackKey: init.fallbackKey,
+    url: init.url,
+    lastTraffic,
+  });
   const observer = new TrafficObserver({
     sessionId: init.sessionId,
     transport: init.transport,
     clientName: init.clientName,
     emit: (p) => sink.add(p),
+    content: sink,
+    redactor: init.content ? new Redactor(init.redactKeys) : undefined,
+    onServerName: (name) => chooseKey(init, sink, name),
   });
 
+  // The thread runs at the process's own priority with V8's defaults: no run-time V8 flag and
+  // no scheduling policy (a flag set after V8 started killed every session after ~8 s).
   const served = connect(init, sink);
-  // Once the dashboard is found, this thread only runs on CPU that the relay, the client and
-  // the server leave idle. Falling behind during a burst is fine: copies wait in the ring
-  // (bounded: RING_BYTES, then a told gap), the sink holds payloads until the traffic pauses,
-  // and the exit flush keeps going while the dashboard makes progress (docs/benchmarks.md). A
-  // dashboard this thread started itself is served from it, so it stays at nice 10 instead.
-  void served.then((started) => lowerThreadPriority(started ? 'background' : 'idle'));
 
   /** One direction: its line splitter, and when the bytes of the line being read arrived. */
   function direction(onText: (text: string, at: number) => void) {
@@ -127,11 +132,13 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     drain();
     switch (m.k) {
       case 'end':
-        return observer.abandonAll(m.t);
+        return observer.abandonAll(m.t, m.clean);
       case 'stop-now':
         return sink.stopNow(m.reason);
       case 'close':
         void (async () => {
+          // A server that never named itself: the script's key, said as a named one would be.
+          if (!init.key) chooseKey(init, sink, null);
           const report = await sink.close(m.budget);
           await (await served)?.stop();
           parentPort!.postMessage({ k: 'closed', report, stats: observer.stats() });
