@@ -109,6 +109,14 @@ test('a proxied session: filter the message log, open a pair, read a retry chain
   const details = page.getByTestId('call-details');
   await expect(details.getByTestId('call-arguments')).toContainText('"path": "a.txt"');
   await expect(details.getByTestId('call-error-text')).toHaveText(READ_ERROR);
+  // …and from there, the request and its answer opened in the message log.
+  await details.getByTestId('call-in-log').click();
+  await expect(page).toHaveURL(/[?&]msg=\d+/);
+  await expect(page.getByTestId('ml-count')).toHaveText('23 messages');
+  await expect(page.getByTestId('ml-pair').getByTestId('ml-side-request')).toContainText(
+    '"path": "a.txt"',
+  );
+  await expect(page.getByTestId('ml-pair').getByTestId('ml-side-answer')).toContainText('ENOENT');
 
   // An SDK session's call: one line saying how to see content.
   await page.goto(`${devtools.url}/session?id=${SDK_SESSION}&project=${project}`);

@@ -6,7 +6,8 @@
  * Long sessions are virtualized: only the rows on screen are in the DOM.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useDeferredValue, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useLocation } from '../../app/router';
 import { fetchSessionMessages, MESSAGE_LOG_CAP, type MessageView } from '../../api/content';
 import { useResource } from '../../hooks/useResource';
 import { fmtInt } from '../../lib/format';
@@ -76,6 +77,23 @@ function LoadedLog({
     overscan: 12,
   });
 
+  // `?msg=SEQ` (call details link here) opens that message: filters cleared, row in view.
+  const linked = useLocation().params.get('msg');
+  const logRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const at = linked === null ? -1 : messages.findIndex((m) => String(m.seq) === linked);
+    if (at < 0) return;
+    setFilter(NO_FILTER);
+    setSelectedSeq(messages[at]!.seq);
+    const timer = setTimeout(() => {
+      virtual.scrollToIndex(at, { align: 'center' });
+      logRef.current?.scrollIntoView({ block: 'start' });
+    }, 50);
+    return () => clearTimeout(timer);
+    // Only a new link moves the log; the virtualizer is the same object between renders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linked, messages]);
+
   // Up/Down move between rows the way a list does; the row under focus is kept in view.
   const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -104,7 +122,7 @@ function LoadedLog({
         </button>
       }
     >
-      <div className="message-log" data-testid="message-log">
+      <div className="message-log" data-testid="message-log" ref={logRef}>
         <MessageToolbar
           filter={filter}
           onFilter={setFilter}

@@ -6,10 +6,12 @@
 import { fetchCallContent, type CallContent } from '../../api/content';
 import { useResource } from '../../hooks/useResource';
 import { answerParts, prettyJson } from '../content/messages';
+import { useFilters } from '../../app/filters';
+import { Link } from '../../app/router';
 import { CopyButton } from '../CopyButton';
 import './call-content.css';
 
-export function CallContentSection({ callId }: { callId: number }) {
+export function CallContentSection({ callId, sessionId }: { callId: number; sessionId: string }) {
   const res = useResource(`call-content:${callId}`, () => fetchCallContent(callId), {
     live: false,
   });
@@ -22,7 +24,7 @@ export function CallContentSection({ callId }: { callId: number }) {
     );
   if (res.data === undefined) return null;
   if (res.data === null) return <NoContentLine />;
-  return <ContentView content={res.data} />;
+  return <ContentView content={res.data} callId={callId} sessionId={sessionId} />;
 }
 
 /** The one line an SDK call gets instead of its content. */
@@ -35,7 +37,16 @@ export function NoContentLine() {
   );
 }
 
-function ContentView({ content: c }: { content: CallContent }) {
+function ContentView({
+  content: c,
+  callId,
+  sessionId,
+}: {
+  content: CallContent;
+  callId: number;
+  sessionId: string;
+}) {
+  const { link } = useFilters();
   const parts = answerParts(c.result);
   return (
     <section className="cd-content" data-testid="call-content">
@@ -87,6 +98,15 @@ function ContentView({ content: c }: { content: CallContent }) {
         )}
       {c.truncated && (
         <p className="warn-text small">Stored truncated: the message was over 256 KB.</p>
+      )}
+      {c.request_seq !== null && (
+        <Link
+          className="small-link"
+          href={link('/session', { id: sessionId, call: callId, msg: c.request_seq })}
+          data-testid="call-in-log"
+        >
+          Request and answer in the message log
+        </Link>
       )}
     </section>
   );

@@ -144,7 +144,7 @@ export function CallDetails({ call: c, sessionHref, chainLabel, onClose, hint }:
           </dl>
         </section>
       )}
-      <CallContentSection callId={c.id} />
+      <CallContentSection callId={c.id} sessionId={c.session_id} />
       {sessionHref && (
         <footer className="cd-foot">
           <Link className="btn small" href={sessionHref}>
