@@ -13,14 +13,13 @@ import {
   ARGS_2,
   CONTENT_KEY,
   DATE_ERROR,
-  LONG_SESSION,
   PROXIED_SESSION,
   RATE_ERROR,
   READ_ERROR,
   SDK_SESSION,
-  seedLongSession,
   seedProxiedSession,
 } from './content-seed.js';
+import { LONG_SESSION, seedLongSession } from './content-seed-long.js';
 import { expect, test } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 

@@ -24,12 +24,14 @@ export function ProxyContentNote({ dbPath }: { dbPath?: string }) {
         </li>
         <li>
           Values of keys that look like secrets ({DEFAULT_SECRET_KEYS.slice(0, 5).join(', ')}, …)
-          are replaced by <code>[redacted]</code> before they are stored; bodies over{' '}
-          {MESSAGE_BODY_CAP / 1024} KB are stored cut, with their size.
+          are replaced by <code>[redacted]</code> before they leave the proxy;{' '}
+          <code>--redact-keys a,b</code> adds names. Bodies over {MESSAGE_BODY_CAP / 1024} KB are
+          stored cut, with their size.
         </li>
         <li>
-          <code>mcpulse-devtools proxy --no-content</code> turns capture off: only the telemetry an
-          SDK would send is recorded. Retention and Clear data remove content with its calls.
+          <code>mcpulse-devtools proxy --no-content</code> keeps no message bodies (the client and
+          server names and the unanswered requests still go). Retention and Clear data remove
+          content with its calls.
         </li>
       </ul>
     </section>

@@ -1,0 +1,62 @@
+/** A long proxied session for the message log's virtualization: pings and their answers. */
+import { expect } from '@playwright/test';
+import {
+  MAX_MESSAGES_PER_POST,
+  PROXY_CONTENT_PATH,
+  type ProxyMessage,
+} from '../src/shared/proxy-content.js';
+import { CONTENT_KEY } from './content-seed.js';
+import type { DevtoolsServer } from './server.js';
+import { call, ingestAll } from './ui-helpers.js';
+
+export const LONG_SESSION = 's_0000000c0a80';
+
+/** A proxied session of `count` messages (pings and their answers), posted as the proxy splits them. */
+export async function seedLongSession(devtools: DevtoolsServer, count: number): Promise<void> {
+  const t0 = Date.now() - 3_600_000;
+  await ingestAll(
+    devtools,
+    [
+      {
+        v: 1,
+        type: 'startup',
+        session_id: LONG_SESSION,
+        client_name: 'e2e-client',
+        sdk: 'mcpulse-devtools-proxy@0.0.0-e2e',
+        tools: [{ name: 'read_file', schema_bytes: 120 }],
+      },
+      call({ session: LONG_SESSION, tool: 'read_file', at: t0 }),
+    ],
+    CONTENT_KEY,
+  );
+  const messages: ProxyMessage[] = Array.from({ length: count }, (_, seq) => {
+    const id = Math.floor(seq / 2) + 1;
+    const fromClient = seq % 2 === 0;
+    const body = fromClient
+      ? `{"jsonrpc":"2.0","id":${id},"method":"ping"}`
+      : `{"jsonrpc":"2.0","id":${id},"result":{}}`;
+    return {
+      seq,
+      direction: fromClient ? 'client' : 'server',
+      at_ms: t0 + seq * 100,
+      method: 'ping',
+      rpc_id: String(id),
+      kind: fromClient ? 'request' : 'result',
+      body,
+      truncated: false,
+      bytes: body.length,
+    };
+  });
+  for (let i = 0; i < messages.length; i += MAX_MESSAGES_PER_POST) {
+    const res = await fetch(devtools.url + PROXY_CONTENT_PATH, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CONTENT_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        v: 1,
+        session_id: LONG_SESSION,
+        messages: messages.slice(i, i + MAX_MESSAGES_PER_POST),
+      }),
+    });
+    expect(res.status, await res.text()).toBeLessThan(300);
+  }
+}
