@@ -47,6 +47,7 @@ test('a proxied session: filter the message log, open a pair, read a retry chain
   await expect(peers.getByTestId('proxy-client')).toContainText('sampling');
   await expect(peers.getByTestId('proxy-server')).toContainText('fs-server 0.3.0');
   await expect(peers.getByTestId('proxy-server')).toContainText('Paths must be absolute.');
+  await expect(page.getByTestId('session-unanswered')).toContainText('1');
   await expect(page.getByTestId('unanswered')).toContainText(
     'unanswered: 1 — the client closed before the server answered',
   );

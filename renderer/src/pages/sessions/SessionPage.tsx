@@ -133,6 +133,15 @@ export function SessionPage() {
           value={fmtMs(session.duration_ms)}
           sub={fmtDateTime(session.first_seen_ms)}
         />
+        {res.data.unanswered.length > 0 && (
+          <Fact
+            label="Unanswered"
+            value={fmtInt(res.data.unanswered.length)}
+            sub="client closed first; not calls"
+            title="Requests the server had not answered when the client closed cleanly: counted apart from calls, never as crashes"
+            testId="session-unanswered"
+          />
+        )}
         <Fact label="Client" value={session.clients.join(', ') || '—'} />
         <Fact
           label="Cost"
