@@ -14,7 +14,7 @@
  * over rounds: added p50 < 0.3 ms and added p99 < 1 ms, at both paces; every proxied call
  * stored. See docs/benchmarks.md.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,10 @@ const load = (): string =>
 
 ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-bench-proxy-'));
+// The proxies' exit hand-offs go to a folder of this run's own, so the count at the end can wait
+// for their posters (an SDK client SIGTERMs a proxy 2 s after closing it, mid-flush).
+const spool = join(dir, 'spool');
+process.env.MCPULSE_DEVTOOLS_SPOOL_DIR = spool;
 const dashboard = await spawnServer(
   CLI,
   ['serve', '--port', '0', '--db', join(dir, 'devtools.db'), '--no-rate-limit'],
@@ -193,6 +197,16 @@ console.log(
 const human = summary(await rounds('human', HUMAN));
 const rate = summary(await rounds('rate', RATE));
 const flood = summary(await rounds('flood', BURST));
+// Handed-off telemetry arrives after its proxy exited: wait for the posters (at most 2 min).
+const handedOff = (): number => {
+  try {
+    return readdirSync(spool).length;
+  } catch {
+    return 0;
+  }
+};
+for (const until = Date.now() + 120_000; handedOff() > 0 && Date.now() < until;)
+  await new Promise((r) => setTimeout(r, 500));
 await dashboardIdle();
 const expected = human.proxiedCalls + rate.proxiedCalls + flood.proxiedCalls;
 const stored = (await status()).calls;
