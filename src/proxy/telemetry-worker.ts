@@ -6,6 +6,7 @@
  * moves the client's bytes. See telemetry-thread.ts for the other side; the CLI's worker entry
  * (src/cli/commands/proxy-telemetry.ts) runs this with its way of finding the dashboard.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { preciseNow, TrafficObserver } from './observer.js';
@@ -65,9 +66,19 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     onServerName: (name) => chooseKey(init, sink, name),
   });
 
-  // The thread runs at the process's own priority with V8's defaults: no run-time V8 flag and
-  // no scheduling policy (a flag set after V8 started killed every session after ~8 s).
+  // V8's defaults, no run-time flag (one set after V8 started killed every session ~8 s in),
+  // and the normal scheduling policy. Only the thread's nice value is raised — a plain
+  // setpriority on this thread (Linux: pid 0 is the calling thread), so the relay, the client
+  // and the server win a busy CPU from it: 19, or 10 when it serves a dashboard it started.
   const served = connect(init, sink);
+  void served.then((started) => {
+    if (process.platform !== 'linux') return;
+    try {
+      setPriority(0, started ? 10 : 19);
+    } catch {
+      // Not allowed here: the thread keeps the process's priority.
+    }
+  });
 
   /** One direction: its line splitter, and when the bytes of the line being read arrived. */
   function direction(onText: (text: string, at: number) => void) {

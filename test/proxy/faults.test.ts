@@ -126,7 +126,7 @@ describe('the dashboard is down or hangs', () => {
     hanging.close();
   }, 60_000);
 
-  it('is signalled while flushing (a client done waiting): exits at once, one line says what was dropped', async () => {
+  it('is signalled while flushing (a client done waiting): exits at once, one line says what was handed off', async () => {
     const { hanging, url } = await startHangingDashboard();
     const { client, transport } = await connectClient(proxied(TS_SERVER, url));
     await client.listTools();
