@@ -29,7 +29,13 @@ export async function seedLongSession(devtools: DevtoolsServer, count: number): 
     ],
     CONTENT_KEY,
   );
-  const messages: ProxyMessage[] = Array.from({ length: count }, (_, seq) => {
+  await postMessages(devtools, pings(0, count, t0));
+}
+
+/** Pings and their answers, seq `from` to `from + count - 1`, 100 ms apart from `t0`. */
+function pings(from: number, count: number, t0: number): ProxyMessage[] {
+  return Array.from({ length: count }, (_, i) => {
+    const seq = from + i;
     const id = Math.floor(seq / 2) + 1;
     const fromClient = seq % 2 === 0;
     const body = fromClient
@@ -38,7 +44,7 @@ export async function seedLongSession(devtools: DevtoolsServer, count: number): 
     return {
       seq,
       direction: fromClient ? 'client' : 'server',
-      at_ms: t0 + seq * 100,
+      at_ms: t0 + i * 100,
       method: 'ping',
       rpc_id: String(id),
       kind: fromClient ? 'request' : 'result',
@@ -47,6 +53,10 @@ export async function seedLongSession(devtools: DevtoolsServer, count: number): 
       bytes: body.length,
     };
   });
+}
+
+/** Posts messages to the content route as the proxy splits them. */
+async function postMessages(devtools: DevtoolsServer, messages: ProxyMessage[]): Promise<void> {
   for (let i = 0; i < messages.length; i += MAX_MESSAGES_PER_POST) {
     const res = await fetch(devtools.url + PROXY_CONTENT_PATH, {
       method: 'POST',
@@ -59,4 +69,22 @@ export async function seedLongSession(devtools: DevtoolsServer, count: number): 
     });
     expect(res.status, await res.text()).toBeLessThan(300);
   }
+}
+
+/**
+ * `count` more pings from seq `from` on, and a call beside them: the call is what the live
+ * stream announces, as it does while a proxied session runs.
+ */
+export async function appendToLongSession(
+  devtools: DevtoolsServer,
+  from: number,
+  count: number,
+): Promise<void> {
+  const t0 = Date.now() - 1000;
+  await ingestAll(
+    devtools,
+    [call({ session: LONG_SESSION, tool: 'read_file', at: t0 })],
+    CONTENT_KEY,
+  );
+  await postMessages(devtools, pings(from, count, t0));
 }

@@ -19,7 +19,7 @@ import {
   SDK_SESSION,
   seedProxiedSession,
 } from './content-seed.js';
-import { LONG_SESSION, seedLongSession } from './content-seed-long.js';
+import { appendToLongSession, LONG_SESSION, seedLongSession } from './content-seed-long.js';
 import { expect, test } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
@@ -165,6 +165,12 @@ test('a long session: 5,000 messages read page by page, only the rows in view in
   await page.getByTestId('ml-search').fill('"id":2500,');
   await expect(page.getByTestId('ml-count')).toHaveText('2 of 5,000');
   const filterMs = Date.now() - t;
+  // A running session: new messages (and the call that comes with them) appear without a reload.
+  await page.getByTestId('ml-search').fill('');
+  await appendToLongSession(devtools, 5_000, 4);
+  await expect(page.getByTestId('ml-count')).toHaveText('5,004 messages');
+  await rows.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(rows.locator('[data-seq="5003"]')).toBeVisible();
   test.info().annotations.push({
     type: 'figures',
     description: `5,000 messages: page to log ${loadMs} ms, search ${filterMs} ms`,

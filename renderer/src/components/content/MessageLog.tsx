@@ -8,8 +8,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation } from '../../app/router';
-import { fetchSessionMessages, MESSAGE_LOG_CAP, type MessageView } from '../../api/content';
-import { useResource } from '../../hooks/useResource';
+import { MESSAGE_LOG_CAP, type MessageView } from '../../api/content';
 import { fmtInt } from '../../lib/format';
 import { Panel } from '../Panel';
 import { ErrorState, Loading } from '../States';
@@ -24,6 +23,7 @@ import {
   pairOf,
   type MessageFilter,
 } from './messages';
+import { useSessionMessages } from './useSessionMessages';
 import './message-log.css';
 
 const ROW_H = 30;
@@ -32,21 +32,16 @@ const MAX_ROWS_SHOWN = 12;
 
 /** The message log of one proxied session (nothing for a session without messages). */
 export function MessageLog({ sessionId }: { sessionId: string }) {
-  const res = useResource(
-    `messages:${sessionId}`,
-    () => fetchSessionMessages(sessionId),
-    // A whole session is re-read only when asked: a live refetch per event would reread it all.
-    { live: false },
-  );
+  const res = useSessionMessages(sessionId);
   if (res.error && !res.data)
     return (
       <Panel title="Messages">
-        <ErrorState message={res.error} retry={res.retry} />
+        <ErrorState message={res.error} retry={res.refresh} />
       </Panel>
     );
   if (!res.data) return <Loading rows={4} />;
   if (res.data.messages.length === 0) return null;
-  return <LoadedLog {...res.data} onRefresh={res.retry} />;
+  return <LoadedLog {...res.data} onRefresh={res.refresh} />;
 }
 
 function LoadedLog({
