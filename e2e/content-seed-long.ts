@@ -12,7 +12,11 @@ import { call, ingestAll } from './ui-helpers.js';
 export const LONG_SESSION = 's_0000000c0a80';
 
 /** A proxied session of `count` messages (pings and their answers), posted as the proxy splits them. */
-export async function seedLongSession(devtools: DevtoolsServer, count: number): Promise<void> {
+export async function seedLongSession(
+  devtools: DevtoolsServer,
+  count: number,
+  session = LONG_SESSION,
+): Promise<void> {
   const t0 = Date.now() - 3_600_000;
   await ingestAll(
     devtools,
@@ -20,16 +24,16 @@ export async function seedLongSession(devtools: DevtoolsServer, count: number): 
       {
         v: 1,
         type: 'startup',
-        session_id: LONG_SESSION,
+        session_id: session,
         client_name: 'e2e-client',
         sdk: 'mcpulse-devtools-proxy@0.0.0-e2e',
         tools: [{ name: 'read_file', schema_bytes: 120 }],
       },
-      call({ session: LONG_SESSION, tool: 'read_file', at: t0 }),
+      call({ session, tool: 'read_file', at: t0 }),
     ],
     CONTENT_KEY,
   );
-  await postMessages(devtools, pings(0, count, t0));
+  await postMessages(devtools, pings(0, count, t0), session);
 }
 
 /** Pings and their answers, seq `from` to `from + count - 1`, 100 ms apart from `t0`. */
@@ -56,14 +60,18 @@ function pings(from: number, count: number, t0: number): ProxyMessage[] {
 }
 
 /** Posts messages to the content route as the proxy splits them. */
-async function postMessages(devtools: DevtoolsServer, messages: ProxyMessage[]): Promise<void> {
+async function postMessages(
+  devtools: DevtoolsServer,
+  messages: ProxyMessage[],
+  session = LONG_SESSION,
+): Promise<void> {
   for (let i = 0; i < messages.length; i += MAX_MESSAGES_PER_POST) {
     const res = await fetch(devtools.url + PROXY_CONTENT_PATH, {
       method: 'POST',
       headers: { authorization: `Bearer ${CONTENT_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         v: 1,
-        session_id: LONG_SESSION,
+        session_id: session,
         messages: messages.slice(i, i + MAX_MESSAGES_PER_POST),
       }),
     });

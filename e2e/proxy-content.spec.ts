@@ -24,6 +24,8 @@ import { expect, test } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const project = projectOf(CONTENT_KEY);
+/** The most messages the log holds in the browser (MESSAGE_LOG_CAP, renderer/src/api/content.ts). */
+const MESSAGE_LOG_CAP = 20_000;
 /** Artifacts; the reviewed ones are copied to docs/design/content/. */
 const SHOTS = 'test-results/screenshots/content';
 let seeded = false;
@@ -176,6 +178,29 @@ test('a long session: 5,000 messages read page by page, only the rows in view in
     description: `5,000 messages: page to log ${loadMs} ms, search ${filterMs} ms`,
   });
   process.stdout.write(`long session: load ${loadMs} ms, search ${filterMs} ms\n`);
+  console.check();
+});
+
+test('past the log’s cap, filters run on the server over the whole session', async ({
+  page,
+  devtools,
+}) => {
+  test.setTimeout(120_000);
+  const console = guardConsole(page);
+  const session = 's_0000000c0a81';
+  await seedLongSession(devtools, MESSAGE_LOG_CAP + 100, session);
+  await page.goto(`${devtools.url}/session?id=${session}&project=${project}`);
+  await expect(page.getByTestId('message-log')).toContainText(
+    'Showing the first 20,000 of 20,100 messages',
+    { timeout: 60_000 },
+  );
+  // Message 20,081 (id 10,041) is past what the browser holds; the server finds it.
+  await page.getByTestId('ml-search').fill('"id":10041,');
+  await expect(page.getByTestId('ml-count')).toHaveText('2 of 20,100');
+  await expect(page.getByTestId('message-log')).toContainText('Filtered on the server');
+  const rows = page.getByTestId('message-rows').locator('.ml-row');
+  await rows.first().click();
+  await expect(page.getByTestId('ml-timing')).toHaveText('answered in 100 ms');
   console.check();
 });
 

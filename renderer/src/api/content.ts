@@ -21,11 +21,25 @@ export type { CallContent, MessageKind, MessageView, ProxySessionInfo, Unanswere
 export const MESSAGE_PAGE = 1000;
 /** The message log stops reading past this many (a session of hours can hold more). */
 export const MESSAGE_LOG_CAP = 20_000;
+/** Matches a server-side filter lists at most (the route's own maximum page). */
+export const MESSAGE_FILTER_LIMIT = 5000;
 
 export const contentPaths = {
   messages: (session: string, afterSeq: number | null) => {
     const q = new URLSearchParams({ session, limit: String(MESSAGE_PAGE) });
     if (afterSeq !== null) q.set('after_seq', String(afterSeq));
+    return apiPath('messages', `?${q.toString()}`);
+  },
+  /** The server's own filter over the whole session (what the log asks once past its cap). */
+  filteredMessages: (
+    session: string,
+    f: { method: string; kind: string; q: string },
+    limit = MESSAGE_FILTER_LIMIT,
+  ) => {
+    const q = new URLSearchParams({ session, limit: String(limit) });
+    if (f.method) q.set('method', f.method);
+    if (f.kind) q.set('kind', f.kind);
+    if (f.q.trim()) q.set('q', f.q.trim());
     return apiPath('messages', `?${q.toString()}`);
   },
   call: (id: number) => apiPath('call', '', { id: String(id) }),

@@ -23,6 +23,7 @@ import {
   pairOf,
   type MessageFilter,
 } from './messages';
+import { mergeBySeq, useBeyondCap } from './useBeyondCap';
 import { useSessionMessages } from './useSessionMessages';
 import './message-log.css';
 
@@ -41,15 +42,17 @@ export function MessageLog({ sessionId }: { sessionId: string }) {
     );
   if (!res.data) return <Loading rows={4} />;
   if (res.data.messages.length === 0) return null;
-  return <LoadedLog {...res.data} onRefresh={res.refresh} />;
+  return <LoadedLog sessionId={sessionId} {...res.data} onRefresh={res.refresh} />;
 }
 
 function LoadedLog({
+  sessionId,
   messages,
   total,
   capped,
   onRefresh,
 }: {
+  sessionId: string;
   messages: MessageView[];
   total: number;
   capped: boolean;
@@ -58,11 +61,15 @@ function LoadedLog({
   const [filter, setFilter] = useState<MessageFilter>(NO_FILTER);
   const [selectedSeq, setSelectedSeq] = useState<number | null>(null);
   const deferred = useDeferredValue(filter);
-  const shown = useMemo(() => filterMessages(messages, deferred), [messages, deferred]);
+  // Past the cap the browser holds only the start of the session: the server filters it all.
+  const beyond = useBeyondCap(sessionId, deferred, capped);
+  const local = useMemo(() => filterMessages(messages, deferred), [messages, deferred]);
+  const shown = beyond.matches ?? local;
+  const known = useMemo(() => mergeBySeq(messages, beyond.matches), [messages, beyond.matches]);
   const methods = useMemo(() => methodCounts(messages), [messages]);
   const start = messages[0]?.at_ms ?? 0;
-  const selected = messages.find((m) => m.seq === selectedSeq);
-  const pair = selected ? pairOf(messages, selected) : undefined;
+  const selected = known.find((m) => m.seq === selectedSeq);
+  const pair = selected ? pairOf(known, selected) : undefined;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
@@ -123,8 +130,9 @@ function LoadedLog({
           onFilter={setFilter}
           methods={methods}
           shown={shown.length}
-          total={messages.length}
+          total={Math.max(total, messages.length)}
         />
+        {beyond.note && <p className="ml-note muted">{beyond.note}</p>}
         {capped && (
           <p className="ml-note muted">
             Showing the first {fmtInt(MESSAGE_LOG_CAP)} of {fmtInt(total)} messages of this session.
@@ -175,7 +183,14 @@ function LoadedLog({
             </div>
           )}
         </div>
-        {pair && <MessagePairView pair={pair} start={start} onClose={() => setSelectedSeq(null)} />}
+        {pair && (
+          <MessagePairView
+            pair={pair}
+            start={start}
+            partial={capped}
+            onClose={() => setSelectedSeq(null)}
+          />
+        )}
       </div>
     </Panel>
   );

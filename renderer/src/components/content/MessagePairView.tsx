@@ -10,10 +10,13 @@ import { bytesText, offsetText, prettyJson, type MessagePair } from './messages'
 export function MessagePairView({
   pair,
   start,
+  partial = false,
   onClose,
 }: {
   pair: MessagePair;
   start: number;
+  /** Only part of the session is loaded: a missing side may just not be loaded. */
+  partial?: boolean;
   onClose: () => void;
 }) {
   const { request, answer, ms } = pair;
@@ -39,8 +42,11 @@ export function MessagePairView({
           label={request?.kind === 'notification' ? 'Notification' : 'Request'}
           m={request}
           start={start}
+          partial={partial}
         />
-        {request?.kind !== 'notification' && <Side label="Answer" m={answer} start={start} />}
+        {request?.kind !== 'notification' && (
+          <Side label="Answer" m={answer} start={start} partial={partial} />
+        )}
       </div>
     </section>
   );
@@ -55,15 +61,27 @@ function parsed(m: MessageView | undefined): unknown {
   }
 }
 
-function Side({ label, m, start }: { label: string; m: MessageView | undefined; start: number }) {
+function Side({
+  label,
+  m,
+  start,
+  partial,
+}: {
+  label: string;
+  m: MessageView | undefined;
+  start: number;
+  partial: boolean;
+}) {
   if (!m)
     return (
       <div className="ml-side empty">
         <h3>{label}</h3>
         <p className="muted">
-          {label === 'Answer'
-            ? 'No answer was relayed for this request.'
-            : 'The request is not in this session’s messages.'}
+          {partial
+            ? `The ${label.toLowerCase()} is not among the messages loaded.`
+            : label === 'Answer'
+              ? 'No answer was relayed for this request.'
+              : 'The request is not in this session’s messages.'}
         </p>
       </div>
     );
