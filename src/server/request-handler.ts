@@ -44,7 +44,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const { store, ingest, info, app, policy, rendererDir } = options;
   const routes = compileRoutes(options.routes);
-  const content = createContentIngest(store);
+  const content = createContentIngest(store, app.bus);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(COMMON_HEADERS)) res.setHeader(k, v);

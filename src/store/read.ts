@@ -107,6 +107,27 @@ export function createReader(db: Database.Database) {
       return row && toCallRow(row);
     },
 
+    /**
+     * How many calls of the same tool in the same session started at the same `started_at`
+     * before this one (by arrival): which of several requests tied to one start is this call's.
+     */
+    sameStartBefore(call: CallRow): number {
+      return prepare(
+        `SELECT count(*) FROM calls INDEXED BY calls_by_session
+          WHERE project_id = ? AND session_id = ? AND started_ms = ? AND started_at = ?
+            AND tool_name = ? AND id < ?`,
+      )
+        .pluck()
+        .get(
+          call.project_id,
+          call.session_id,
+          call.started_ms,
+          call.started_at,
+          call.tool_name,
+          call.id,
+        ) as number;
+    },
+
     /** Startups, newest first, optionally for one project or session. */
     startups(filter: { projectId?: number; session?: string }, page: Page = {}): StartupRow[] {
       const parts: string[] = [];
