@@ -19,6 +19,7 @@ import {
   type ContentWriteResult,
 } from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { nativeBindingOptions } from './native-binding.js';
 
 export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
 export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
@@ -31,6 +32,7 @@ export type {
 } from './spool.js';
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and
@@ -91,6 +93,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
+    ...nativeBindingOptions(),
   });
   db.pragma('busy_timeout = 5000');
   if (!options.readonly) {
