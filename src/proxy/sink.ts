@@ -23,7 +23,7 @@ import {
   type SinkReport,
   type Tally,
 } from './sink-posts.js';
-import { handOff, isFinalRefusal } from './spool.js';
+import { adoptLeftovers, handOff, isFinalRefusal } from './spool.js';
 
 export { dropLine, type SinkReport, type Tally } from './sink-posts.js';
 
@@ -251,6 +251,9 @@ export class TelemetrySink implements ContentTarget {
     if (this.endpoint === null || this.key === null) return;
     this.resolved();
     this.due();
+    // Hand-offs an earlier proxy's poster gave up on (the dashboard was away too long): now
+    // that this key's dashboard answers, post them.
+    adoptLeftovers(this.endpoint, this.key, this.options.env);
   }
 
   /** After something was held: send now (high water), or make sure a timer looks again. */
