@@ -14,16 +14,18 @@
  * out of a full hold, and the exit line counts exactly those.
  */
 import type { CallPayload } from '../producer/types.js';
-import {
-  MAX_MESSAGES_PER_POST,
-  PROXY_CONTENT_PATH,
-  type ProxyContent,
-  type ProxyMessage,
-  type ProxySessionInfo,
-  type UnansweredRequest,
-} from '../shared/proxy-content.js';
+import type { ProxyMessage, ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
 import { preciseNow, type ContentTarget, type ProxyPayload } from './observer.js';
-import { handOff, isFinalRefusal, type SpooledPost } from './spool.js';
+import {
+  contentPosts,
+  type HeldContent,
+  type Post,
+  type SinkReport,
+  type Tally,
+} from './sink-posts.js';
+import { adoptLeftovers, handOff, isFinalRefusal } from './spool.js';
+
+export { dropLine, type SinkReport, type Tally } from './sink-posts.js';
 
 /** Send once no traffic has been relayed for this long. */
 export const QUIET_MS = 50;
@@ -33,8 +35,6 @@ export const MAX_AGE_MS = 5000;
 export const HIGH_WATER = 25_000;
 /** Payloads per ingest request: the receiver's limit (wire-format §1). */
 const PER_INGEST = 500;
-/** Content per request: at most this many body bytes (and MAX_MESSAGES_PER_POST messages). */
-const CONTENT_POST_BYTES = 4 * 1024 * 1024;
 /** How many payloads, and messages, may be held at all (then the oldest go, counted). */
 const MAX_HELD = 50_000;
 
@@ -57,30 +57,6 @@ export interface SinkOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Counts by kind. */
-export interface Tally {
-  calls: number;
-  startups: number;
-  messages: number;
-}
-
-/** What happened to the payloads, for the exit line. */
-export interface SinkReport {
-  added: Tally;
-  sent: Tally;
-  /** Handed to the spool's poster at exit (they arrive after the proxy is gone). */
-  handedOff: Tally;
-  /** Lost for good. */
-  dropped: Tally;
-  /** Why something was lost or handed off, when it was. */
-  reason: string | null;
-  /** The spool file, when something was handed off. */
-  spool: string | null;
-}
-
-/** One request to make. */
-interface Post extends SpooledPost, Tally {}
-
 const none = (): Tally => ({ calls: 0, startups: 0, messages: 0 });
 const addTo = (into: Tally, t: Tally) => {
   into.calls += t.calls;
@@ -88,13 +64,6 @@ const addTo = (into: Tally, t: Tally) => {
   into.messages += t.messages;
 };
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
-
-/** One session's content not yet posted. */
-interface HeldContent {
-  messages: ProxyMessage[];
-  session?: ProxySessionInfo;
-  unanswered?: UnansweredRequest[];
-}
 
 /** Holds payloads and content and sends them once the dashboard and the key are known. */
 export class TelemetrySink implements ContentTarget {
@@ -255,7 +224,12 @@ export class TelemetrySink implements ContentTarget {
     const endpoint = this.endpoint ?? this.options.url;
     try {
       if (!endpoint || this.key === null) throw new Error('no dashboard URL or key to send to');
-      this.spoolFile = handOff(endpoint, this.key, rest, this.options.env);
+      this.spoolFile = handOff(
+        endpoint,
+        this.key,
+        rest.map(({ path, body }) => ({ path, body })),
+        this.options.env,
+      );
       addTo(this.counts.handedOff, total);
     } catch (error) {
       addTo(this.counts.dropped, total);
@@ -277,6 +251,9 @@ export class TelemetrySink implements ContentTarget {
     if (this.endpoint === null || this.key === null) return;
     this.resolved();
     this.due();
+    // Hand-offs an earlier proxy's poster gave up on (the dashboard was away too long): now
+    // that this key's dashboard answers, post them.
+    adoptLeftovers(this.endpoint, this.key, this.options.env);
   }
 
   /** After something was held: send now (high water), or make sure a timer looks again. */
@@ -385,59 +362,4 @@ export class TelemetrySink implements ContentTarget {
       return 'later';
     }
   }
-}
-
-/** One session's held content as posts of at most MAX_MESSAGES_PER_POST and ~4 MB each. */
-function contentPosts(sessionId: string, content: HeldContent): Post[] {
-  const posts: Post[] = [];
-  let part: ProxyContent = { v: 1, session_id: sessionId };
-  if (content.session) part.session = content.session;
-  let messages: ProxyMessage[] = [];
-  let bytes = 0;
-  const flush = () => {
-    if (messages.length > 0) part.messages = messages;
-    if (!part.session && !part.messages && !part.unanswered) return;
-    posts.push({
-      path: PROXY_CONTENT_PATH,
-      body: JSON.stringify(part),
-      calls: 0,
-      startups: 0,
-      messages: messages.length,
-    });
-    part = { v: 1, session_id: sessionId };
-    messages = [];
-    bytes = 0;
-  };
-  for (const m of content.messages) {
-    if (
-      messages.length >= MAX_MESSAGES_PER_POST ||
-      (bytes > 0 && bytes + m.body.length > CONTENT_POST_BYTES)
-    )
-      flush();
-    messages.push(m);
-    bytes += m.body.length;
-  }
-  if (content.unanswered?.length) part.unanswered = content.unanswered;
-  flush();
-  return posts;
-}
-
-/**
- * The stderr lines about telemetry not delivered before exit: what was handed off (it arrives
- * after the proxy is gone) and what was lost for good — each exact, or `null` when all arrived.
- */
-export function dropLine(report: SinkReport): string | null {
-  const say = (t: Tally) =>
-    [
-      `${t.calls} call${t.calls === 1 ? '' : 's'}`,
-      `${t.startups} startup${t.startups === 1 ? '' : 's'}`,
-      `${t.messages} message${t.messages === 1 ? '' : 's'}`,
-    ].join(', ');
-  const any = (t: Tally) => t.calls + t.startups + t.messages > 0;
-  let out = '';
-  if (any(report.handedOff))
-    out += `mcpulse-devtools proxy: handed the telemetry of ${say(report.handedOff)} to a background sender (${report.reason ?? 'not taken in time'}; spool ${report.spool}); the MCP session itself was not affected\n`;
-  if (any(report.dropped))
-    out += `mcpulse-devtools proxy: dropped the telemetry of ${say(report.dropped)} (${report.reason ?? 'unknown reason'}); the MCP session itself was not affected\n`;
-  return out || null;
 }

@@ -5,9 +5,12 @@
  * arrives, and the stderr line's counts are exact. A dashboard that is down when the proxy
  * exits gets the hand-off once it is back.
  */
+import { writeFileSync, utimesSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyDigest, spoolDir, type SpoolFile } from '../../src/proxy/spool.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { proxied, PY_SERVER, RecordingStdioTransport, until } from './helpers.js';
 
@@ -117,4 +120,49 @@ describe('the dashboard is down at exit and comes back', () => {
       await later.close();
     }
   }, 90_000);
+});
+
+describe('a hand-off whose poster gave up', () => {
+  it('is adopted by the next proxy with the same key and dashboard', async () => {
+    const key = 'mp_live_handoff_adopted';
+    // What a poster leaves when the dashboard stayed away past its deadline: the file, no key.
+    const call = {
+      v: 1,
+      type: 'call',
+      session_id: 's_0000000adopt',
+      client_name: 'left-behind',
+      tool_name: 'echo',
+      started_at: new Date().toISOString(),
+      duration_ms: 3,
+      outcome: 'ok',
+      response_bytes: 10,
+      is_empty: false,
+      args_hash: '44136fa355b3',
+    };
+    const spool: SpoolFile = {
+      v: 1,
+      endpoint: t.url,
+      key_sha256: keyDigest(key),
+      posts: [{ path: '/v1/ingest', body: JSON.stringify({ batch: [call] }) }],
+    };
+    const file = join(spoolDir(), 'proxy-left-behind.json');
+    writeFileSync(file, JSON.stringify(spool), { mode: 0o600 });
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(file, old, old);
+    const transport = new RecordingStdioTransport(proxied(PY_SERVER, t.url, ['--key', key]));
+    await transport.start();
+    transport.writeRaw(flood(1));
+    await new Promise((r) => setTimeout(r, 500));
+    await transport.close();
+    const { calls } = await until(
+      () => t.api('calls', { project: key, limit: 100 }),
+      (r) => r.calls.some((c) => c.client_name === 'left-behind'),
+      30_000,
+    );
+    expect(calls.filter((c) => c.client_name === 'left-behind')).toHaveLength(1);
+    await until(
+      async () => existsSync(file),
+      (present) => !present,
+    );
+  }, 60_000);
 });
