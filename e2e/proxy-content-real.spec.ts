@@ -58,9 +58,7 @@ async function runProxiedSession(url: string): Promise<void> {
       params: { name: 'strict', arguments: { n: 2 } },
     },
   ];
-  // As a client at work: each request waits for the answer before the next goes out. (Two
-  // calls seen in the same millisecond would share a started_at, which is how a call finds its
-  // content; a client that pipelines calls can hit that.)
+  // As a client at work: each request waits for its answer before the next goes out.
   let answered = 0;
   for (const l of lines) {
     child.stdin.write(JSON.stringify(l) + '\n');
