@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runOperation, type AppContext } from '../api/call.js';
 import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
 import { MAX_BODY_BYTES, type SpooledIngest } from '../ingest/index.js';
-import { AmbiguousProjectError, type Store } from '../store/index.js';
+import { AmbiguousProjectError, UnknownProjectError, type Store } from '../store/index.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
 import { readBody } from './read-body.js';
 import { sendJson, sendRaw } from './respond.js';
@@ -73,11 +73,14 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       const project = url.searchParams.get('project');
       let projectId: number | undefined;
       try {
-        projectId = project ? (store.read.resolveProject(project) ?? -1) : undefined;
+        projectId = project ? store.read.resolveProject(project) : undefined;
       } catch (error) {
         // A key prefix two projects share: following either would hide the other.
         if (error instanceof AmbiguousProjectError)
           return sendJson(res, 400, { error: error.message });
+        // A stream of a project nothing has would stay silent forever.
+        if (error instanceof UnknownProjectError)
+          return sendJson(res, 404, { error: error.message });
         throw error;
       }
       return openEventStream(req, res, app.bus, projectId);

@@ -24,7 +24,7 @@ export type {
   SpoolTable,
 } from './spool.js';
 export type * from '../shared/rows.js';
-export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and
