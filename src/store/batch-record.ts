@@ -6,7 +6,18 @@ export interface AcceptedCall {
   startedMs: number;
   /** Fields outside the contract, kept so an export replays exactly what was sent. */
   extra: Record<string, unknown> | null;
+  /** Optional fields the payload left out ({@link OMITTED_CALL_FIELDS}); absent = none. */
+  omitted?: number;
 }
+
+/**
+ * The optional call fields an SDK may leave out (Go's `omitempty`), as bits of the stored
+ * `omitted` mask — so an export writes back exactly the fields that were sent.
+ */
+export const OMITTED_CALL_FIELDS = { duration_ms: 1, response_bytes: 2, is_empty: 4 } as const;
+
+/** The startup's `tools` left out (Go, before the first `tools/list` answer). */
+export const OMITTED_STARTUP_TOOLS = 1;
 
 /** A startup that passed validation. */
 export interface AcceptedStartup {
@@ -14,6 +25,8 @@ export interface AcceptedStartup {
   extra: Record<string, unknown> | null;
   /** Per-tool unknown fields (e.g. PHP's `schema_hash`), aligned with `payload.tools`. */
   toolExtras: (Record<string, unknown> | null)[];
+  /** {@link OMITTED_STARTUP_TOOLS} when the payload had no `tools`; absent = 0. */
+  omitted?: number;
 }
 
 /** An agreement verdict that passed validation. */

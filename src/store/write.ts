@@ -35,12 +35,12 @@ export function createBatchInserts(
   );
   const insertCall = db.prepare(
     `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
-       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra, omitted)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertStartup = db.prepare(
-    `INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms, extra)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms, extra, omitted)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTool = db.prepare(
     `INSERT INTO startup_tools (startup_id, position, name, schema_bytes, extra) VALUES (?, ?, ?, ?, ?)`,
@@ -94,6 +94,7 @@ export function createBatchInserts(
             p.args_hash,
             r.receivedMs,
             json(c.extra),
+            c.omitted ?? 0,
           ).lastInsertRowid,
         );
         inserted.push({
@@ -114,6 +115,7 @@ export function createBatchInserts(
             p.client_name,
             r.receivedMs,
             json(s.extra),
+            s.omitted ?? 0,
           ).lastInsertRowid,
         );
         p.tools.forEach((t, i) =>

@@ -76,6 +76,19 @@ describe.each(SDKS)('$name request body', ({ name, contentType }) => {
     );
   });
 
+  it('exports every payload as the SDK sent it: omitted fields stay omitted, byte for byte', async () => {
+    const res = await fetch(`${t.url}/api/export?format=jsonl`);
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trimEnd().split('\n');
+    // One request: its startups lead, its verdicts follow its calls (export-jsonl.ts).
+    const expected = [...of('startup'), ...of('call'), ...of('agreement')];
+    // The same fields with the same values: nothing written out that was left out.
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(expected);
+    // Byte for byte where the SDK writes the contract's fields first (every SDK but PHP,
+    // whose startup puts its extras before `tools`; the export writes extras last).
+    if (name !== 'php-0.1.6') expect(lines).toEqual(expected.map((p) => JSON.stringify(p)));
+  });
+
   it('stores every agreement verdict as sent', async () => {
     const { agreements, checks, diverged } = await t.api('agreements');
     const sentAgreements = of('agreement');
