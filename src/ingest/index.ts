@@ -17,6 +17,13 @@ export { LiveBus } from './bus.js';
 export { RateLimiter } from './rate-limit.js';
 export { MAX_BODY_BYTES, storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
 export { createSpooledIngest, spoolEntryOf, type SpooledIngest } from './spool.js';
+export {
+  adviseMisdirected,
+  INGEST_PATH,
+  type MisdirectedAdvice,
+  type MisdirectedRequest,
+} from './misdirected.js';
+export { REPEAT_WINDOW_MS } from './refusal-log.js';
 
 export interface IngestOptions {
   store: Store;

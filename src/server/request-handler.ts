@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runOperation, type AppContext } from '../api/call.js';
 import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
-import { MAX_BODY_BYTES, type SpooledIngest } from '../ingest/index.js';
+import { INGEST_PATH, MAX_BODY_BYTES, type SpooledIngest } from '../ingest/index.js';
 import { AmbiguousProjectError, UnknownProjectError, type Store } from '../store/index.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
 import { readBody } from './read-body.js';
@@ -53,9 +53,28 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     ) {
       return sendJson(res, 403, { error: 'cross-origin requests are not allowed' });
     }
-    if (path === '/v1/ingest') {
-      if (req.method !== 'POST')
-        return sendJson(res, 405, { error: 'use POST /v1/ingest' }, { allow: 'POST' });
+    const method = req.method ?? 'GET';
+    const misdirected =
+      path === INGEST_PATH
+        ? method !== 'POST'
+        : !path.startsWith('/api/') && method !== 'GET' && method !== 'HEAD';
+    if (misdirected) {
+      // Not an ingest, though probably meant as one: answered as the hosted API would, and
+      // kept on the ingest log with what to change. The body is never read.
+      req.resume();
+      const answer = ingest.handleMisdirected(
+        {
+          method,
+          path,
+          userAgent: req.headers['user-agent'],
+          bodyBytes: Number(req.headers['content-length']) || 0,
+          receivedMs: Date.now(),
+        },
+        info.endpoint,
+      );
+      return sendJson(res, answer.status, answer.body, answer.headers);
+    }
+    if (path === INGEST_PATH) {
       const body = await readBody(req, MAX_BODY_BYTES);
       const answer = await ingest.handle({
         authorization: req.headers.authorization,
@@ -86,8 +105,6 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       return openEventStream(req, res, app.bus, projectId);
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendJson(res, 405, { error: `${req.method} is not supported here` });
     serveStatic(rendererDir, path, res);
   }
 

@@ -56,6 +56,11 @@ export interface BatchRecord {
   bodyBytes: number;
   userAgent: string | null;
   error: string | null;
+  /** A request that missed `/v1/ingest` (src/ingest/misdirected.ts): its method and path. */
+  method?: string;
+  path?: string;
+  /** One sentence saying what to change (a wrong path, a content type); absent = none. */
+  hint?: string;
   calls: AcceptedCall[];
   startups: AcceptedStartup[];
   /** Agreement verdicts (PHP 0.1.6+); absent = none. */

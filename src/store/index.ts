@@ -49,6 +49,11 @@ export interface ReadStore {
 export interface Store extends ReadStore {
   /** Writes one ingest request atomically. */
   writeBatch(record: BatchRecord): BatchWriteResult;
+  /**
+   * Counts `n` more identical refusals on an ingest-log row, the last at `lastMs`
+   * (src/ingest/misdirected.ts collapses a flood into one row).
+   */
+  countRepeats(batchId: number, n: number, lastMs: number): void;
   readonly spool: SpoolTable;
 }
 
@@ -116,6 +121,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   }
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
+  const countRepeats = db.prepare<[number, number, number]>(
+    'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
+  );
   const store: Store = {
     path,
     read: createReader(db),
@@ -123,6 +131,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       const result = write(record);
       if (deferred && result.callIds.length > 0) queue.schedule();
       return result;
+    },
+    countRepeats: (batchId, n, lastMs) => {
+      countRepeats.run(n, lastMs, batchId);
     },
     flushDerived: queue.flush,
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the

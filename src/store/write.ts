@@ -30,8 +30,10 @@ export function createBatchInserts(
      RETURNING id`,
   );
   const insertBatch = db.prepare(
-    `INSERT INTO batches (project_id, received_ms, status, accepted, rejected, body_bytes, error, user_agent)
-     VALUES (@projectId, @receivedMs, @status, @accepted, @rejected, @bodyBytes, @error, @userAgent)`,
+    `INSERT INTO batches (project_id, received_ms, status, accepted, rejected, body_bytes, error, user_agent,
+       method, path, hint)
+     VALUES (@projectId, @receivedMs, @status, @accepted, @rejected, @bodyBytes, @error, @userAgent,
+       @method, @path, @hint)`,
   );
   const insertCall = db.prepare(
     `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
@@ -70,6 +72,9 @@ export function createBatchInserts(
         bodyBytes: r.bodyBytes,
         error: r.error,
         userAgent: r.userAgent,
+        method: r.method ?? null,
+        path: r.path ?? null,
+        hint: r.hint ?? null,
       }).lastInsertRowid,
     );
     const inserted: InsertedCall[] = [];
