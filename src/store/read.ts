@@ -38,7 +38,9 @@ export function createReader(db: Database.Database) {
   const projects = db.prepare<[], ProjectRow>(
     `SELECT p.id, p.key_prefix, p.key_sha256, p.first_seen_ms, p.last_seen_ms,
             (SELECT count(*) FROM calls c WHERE c.project_id = p.id) AS calls,
-            (SELECT count(DISTINCT session_id) FROM calls c WHERE c.project_id = p.id) AS sessions
+            -- A session that sent only a startup (connected, listed, left) is a session too.
+            (SELECT count(*) FROM (SELECT session_id FROM calls c WHERE c.project_id = p.id
+                                   UNION SELECT session_id FROM startups s WHERE s.project_id = p.id)) AS sessions
      FROM projects p ORDER BY p.last_seen_ms DESC`,
   );
   const resolveProject = createProjectResolver(db);
