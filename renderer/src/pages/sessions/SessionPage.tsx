@@ -139,7 +139,7 @@ export function SessionPage() {
         />
       </div>
 
-      <SdkLine sdk={res.data.sdk} />
+      <SdkLine sdk={res.data.sdk} declared={res.data.declared_fields} />
 
       <Panel title="Timeline" actions={<Legend />}>
         <Timeline calls={calls} chains={chains} selectedId={callParam} onSelect={selectCall} />
