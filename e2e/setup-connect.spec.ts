@@ -39,7 +39,9 @@ test('Setup waits for the first payload, then says connected: client, session, N
     expect(res.status).toBe(202);
     expect(res.headers.get('x-mcpulse-rejected')).toBe('0');
     // The live stream turns it, no reload.
-    await expect(state).toHaveText(`connected: claude-code, ${session}, 2 calls`);
+    // Named by what it is (client → first tool · start time); the raw id as secondary text.
+    await expect(state).toHaveText(/^connected: claude-code → search · \d\d:\d\d:\d\d, 2 calls$/);
+    await expect(page.getByTestId('connection-session')).toContainText(session);
     await shootBoth(page, 'setup-connected');
     console.check();
   } finally {

@@ -26,6 +26,7 @@ import type Database from 'better-sqlite3';
 import { connectionOf } from './connection.js';
 import type { ReadStore } from './index.js';
 import { statementCache } from './statement-cache.js';
+import { sessionNamer } from './metrics/queries/session-names.js';
 
 /** How long a session must have been quiet before its ending is judged: two flush intervals. */
 export const QUIET_MS = 10_000;
@@ -66,6 +67,7 @@ interface SessionFacts {
 /** Reads over the raw tables; every query uses the session indexes. */
 export function createSessionEndings(db: Database.Database) {
   const prepare = statementCache(db);
+  const nameOf = sessionNamer(db);
 
   /** The session's counts, its newest request and its newest client name. */
   const facts = (projectId: number, sessionId: string): SessionFacts =>
@@ -178,6 +180,11 @@ export function createSessionEndings(db: Database.Database) {
       calls: number;
       startups: number;
       received_ms: number;
+      /** What names the session (src/store/metrics/queries/session-names.ts). */
+      label: string | null;
+      first_tool: string | null;
+      /** The first call's start, else the first startup's arrival. */
+      first_seen_ms: number;
     } | null {
       const row = prepare(
         `SELECT project_id, session_id, client_name, received_ms FROM (
@@ -192,7 +199,20 @@ export function createSessionEndings(db: Database.Database) {
         | undefined;
       if (row === undefined) return null;
       const f = facts(row.project_id, row.session_id);
-      return { ...row, calls: f.calls, startups: f.startups };
+      const first = prepare(
+        `SELECT coalesce(
+           (SELECT min(started_ms) FROM calls WHERE project_id = @project AND session_id = @session),
+           (SELECT min(received_ms) FROM startups WHERE project_id = @project AND session_id = @session))`,
+      )
+        .pluck()
+        .get({ project: row.project_id, session: row.session_id }) as number | null;
+      return {
+        ...row,
+        calls: f.calls,
+        startups: f.startups,
+        ...nameOf(row.project_id, row.session_id),
+        first_seen_ms: first ?? row.received_ms,
+      };
     },
   };
 }

@@ -190,7 +190,7 @@ describe('sdk strings split into name and version; declared fields shown with th
   const php = JSON.parse(capture('php-0.1.6')) as { batch: Record<string, unknown>[] };
   const sessionOf = (s: string, extras: Record<string, unknown>) => ({
     batch: php.batch.map((p) => {
-      const out = { ...p, session_id: s };
+      const out: Record<string, unknown> = { ...p, session_id: s };
       if (p.type !== 'startup') return out;
       // The startup as PHP 0.1.6's MCPulse.php assembles it: `sdk` as name@version.
       const { sdk_version: _v, agreements: _a, ...rest } = out;
