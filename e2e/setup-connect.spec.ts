@@ -16,7 +16,7 @@ test('Setup waits for the first payload, then says connected: client, session, N
     await page.goto(`${server.url}/setup`);
     const state = page.getByTestId('connection-state');
     await expect(state).toHaveText(/waiting for the first payload/);
-    await expect(page.locator('.connection .checks li')).toHaveCount(5);
+    await expect(page.locator('.connection .checks li')).toHaveCount(6);
     await expect(page.locator('.connection .checks')).toContainText('MCPULSE_ENDPOINT');
     // Each tab sets the endpoint through the SDK's own option, with this server's URL.
     await page.getByRole('tab', { name: 'Go' }).click();
