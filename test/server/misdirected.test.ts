@@ -7,12 +7,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capture, startTestServer, type CaptureName, type TestServer } from '../helpers/server.js';
 
-/** The user agents the SDKs send (their transports' defaults). */
+/**
+ * The user agents the SDKs send: Go, Ruby and PHP set their own (transport.go, transport.rb,
+ * Transport.php); the TypeScript SDK posts with Node's fetch, which says `node`.
+ */
 const SDKS: { name: CaptureName; userAgent: string }[] = [
   { name: 'ts-sdk-exercise', userAgent: 'node' },
-  { name: 'go-omitted', userAgent: 'Go-http-client/1.1' },
-  { name: 'ruby-style', userAgent: 'Ruby' },
-  { name: 'php-0.1.6', userAgent: 'mcpulse-php/0.1.6' },
+  { name: 'go-omitted', userAgent: 'mcpulse-go' },
+  { name: 'ruby-style', userAgent: 'mcpulse-ruby' },
+  { name: 'php-0.1.6', userAgent: 'mcpulse-php' },
 ];
 
 describe('requests that miss /v1/ingest', () => {
@@ -96,7 +99,7 @@ describe('requests that miss /v1/ingest', () => {
   it('collapses a flood of identical refusals into one row that counts them', async () => {
     const body = capture('go-omitted');
     const answers = await Promise.all(
-      Array.from({ length: 300 }, () => post('/v1/ingest/v1/ingest', body, 'Go-http-client/1.1')),
+      Array.from({ length: 300 }, () => post('/v1/ingest/v1/ingest', body, 'mcpulse-go')),
     );
     expect(new Set(answers.map((r) => r.status))).toEqual(new Set([404]));
     for (let i = 0; i < 50; i++) expect((await t.ingest(body, { key: null })).status).toBe(401);
