@@ -102,8 +102,7 @@ function backlog(
   try {
     let projectId: number | undefined;
     try {
-      projectId =
-        f.project === undefined ? undefined : store.read.resolveProject(f.project);
+      projectId = f.project === undefined ? undefined : store.read.resolveProject(f.project);
     } catch (error) {
       if (error instanceof AmbiguousProjectError || error instanceof UnknownProjectError)
         throw new UsageError(`--${error.message}`);
