@@ -13,6 +13,7 @@ import { readBody } from './read-body.js';
 import { sendJson, sendRaw } from './respond.js';
 import { compileRoutes, matchRoute } from './routes.js';
 import { COMMON_HEADERS } from './security-headers.js';
+import { PROXY_CONTENT_PATH } from '../shared/proxy-content.js';
 import { openEventStream } from './sse.js';
 import { serveStatic } from './static.js';
 
@@ -54,10 +55,14 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       return sendJson(res, 403, { error: 'cross-origin requests are not allowed' });
     }
     const method = req.method ?? 'GET';
+    // The proxy's own local route (src/shared/proxy-content.ts) is not a missed ingest.
     const misdirected =
       path === INGEST_PATH
         ? method !== 'POST'
-        : !path.startsWith('/api/') && method !== 'GET' && method !== 'HEAD';
+        : !path.startsWith('/api/') &&
+          path !== PROXY_CONTENT_PATH &&
+          method !== 'GET' &&
+          method !== 'HEAD';
     if (misdirected) {
       // Not an ingest, though probably meant as one: answered as the hosted API would, and
       // kept on the ingest log with what to change. The body is never read.
@@ -105,6 +110,8 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       return openEventStream(req, res, app.bus, projectId);
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);
+    if (method !== 'GET' && method !== 'HEAD')
+      return sendJson(res, 405, { error: `${method} is not supported here` });
     serveStatic(rendererDir, path, res);
   }
 
