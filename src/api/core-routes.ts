@@ -1,3 +1,4 @@
+import { isWritable } from '../store/index.js';
 import { ApiError, type RouteMap } from './types.js';
 import { intParam, oneOf } from './params.js';
 import { projectsView } from './projects-view.js';
@@ -9,7 +10,13 @@ import { projectsView } from './projects-view.js';
 export const coreRoutes = {
   'GET /api/status': ({ store, server, spool }) => {
     if (!server) throw new ApiError(404, 'status describes a running server; there is none here');
-    return { ...server, counts: store.read.counts(), spool: spool?.() ?? null };
+    return {
+      ...server,
+      counts: store.read.counts(),
+      spool: spool?.() ?? null,
+      // Why new batches are refused, when the file was deleted, replaced or overwritten.
+      databaseProblem: isWritable(store) ? store.fileProblem() : null,
+    };
   },
 
   // The spool's backlog as it stands — this route alone does not wait for it to be applied.

@@ -31,6 +31,7 @@ import {
   type IngestRequest,
   type Verdict,
 } from './examine.js';
+import { createFileLossCheck } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
@@ -42,6 +43,8 @@ export interface SpooledIngestOptions {
   rateLimiter?: RateLimiter;
   /** Backlog, in items, past which acknowledgements wait for applying. Default 1,000,000 (about 230 MB of request bodies; ~100 s of applying here). */
   maxBacklogPayloads?: number;
+  /** Told once, in one line, when the database file is lost (./file-loss.ts). */
+  warn?: (line: string) => void;
 }
 
 /** The server's ingest handler plus the spool's controls. */
@@ -93,6 +96,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   let group: Waiting[] = [];
   let spooledRequests = 0;
   let lastGroupMs = -Infinity;
+  const fileLost = createFileLossCheck(store, options.warn);
 
   const state = (): SpoolState => ({
     pendingRequests: backlog.requests,
@@ -114,6 +118,11 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     const waiting = group;
     group = [];
     lastGroupMs = performance.now();
+    const lost = fileLost();
+    if (lost) {
+      for (const w of waiting) w.resolve(lost);
+      return;
+    }
     try {
       if (waiting.length === 1 && backlog.requests === 0) {
         // Nobody else is waiting: store it now, as a synchronous server would.
@@ -146,6 +155,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     handle(req) {
       const verdict = examine(req, rateLimiter);
       if (verdict.kind === 'refused') {
+        const lost = fileLost();
+        if (lost) return Promise.resolve(lost);
         // Refusals are tiny and rare: recorded straight away for the ingest log.
         try {
           publishWritten(bus, verdict.record, store.writeBatch(verdict.record));

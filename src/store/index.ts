@@ -3,7 +3,6 @@
  * statements prepared once, one transaction per ingest request.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -14,6 +13,8 @@ import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { createFileGuard } from './file-guard.js';
+import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult } from './batch-record.js';
 export type {
@@ -50,6 +51,11 @@ export interface Store extends ReadStore {
   /** Writes one ingest request atomically. */
   writeBatch(record: BatchRecord): BatchWriteResult;
   readonly spool: SpoolTable;
+  /**
+   * Why writing here would lose data — the file deleted, replaced or overwritten since it was
+   * opened (./file-guard.ts) — or null. Checked before acknowledging; cheap, cached a few ms.
+   */
+  fileProblem(): string | null;
 }
 
 /** Is `store` open for writing? */
@@ -79,7 +85,14 @@ export function openStore(path: string, options: OpenStoreOptions & { readonly: 
 export function openStore(path: string, options?: OpenStoreOptions & { readonly?: false }): Store;
 export function openStore(path: string, options?: OpenStoreOptions): ReadStore | Store;
 export function openStore(path: string, options: OpenStoreOptions = {}): ReadStore | Store {
-  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  if (onDisk && !options.readonly) {
+    // The user's data alone: new folders 0700, the file 0600 (SQLite gives -wal and -shm the
+    // database's mode), and files from before tightened (./private-files.ts).
+    ensurePrivateFolder(dirname(path), { create: true, tighten: false });
+    createPrivateFile(path);
+    for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
+  }
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
@@ -114,6 +127,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   } catch {
     // see above
   }
+  const guard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
   const store: Store = {
@@ -128,6 +142,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
     // engine must be handed all of them (see derived-queue.ts), so flush instead.
     spool: createSpoolTable(db, deferred ? () => void queue.flush() : queue.maintainNow),
+    fileProblem: () => guard?.problem() ?? null,
     close: () => {
       queue.dispose();
       try {
@@ -137,6 +152,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       }
       checkpointer?.stop();
       db.close();
+      // Only now: closing a descriptor of the file drops this process's locks on it.
+      guard?.close();
     },
   };
   return bindConnection(store, db);
