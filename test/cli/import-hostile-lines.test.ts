@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { storedBySession } from '../helpers/server.js';
+import { startTestServer, storedBySession, untilSpoolApplied } from '../helpers/server.js';
 import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-import-hostile-'));
@@ -70,12 +70,13 @@ it(
 );
 
 it(
-  'splits big payloads into requests that each fit, instead of one over 8 MiB',
+  'splits big payloads into requests that each fit one ingest request (--url)',
   {
     timeout: 60_000,
   },
   async () => {
-    // 500 calls of ~40 KB each (an unknown field): 20 MB in all, one chunk by count.
+    // 500 calls of ~40 KB each (an unknown field): 20 MB in all, one chunk by count — over the
+    // 8 MiB a request may hold, which the dashboard refuses with 413.
     const pad = 'p'.repeat(40_000);
     const lines = Array.from(
       { length: 500 },
@@ -83,11 +84,16 @@ it(
     );
     const file = join(dir, 'big.jsonl');
     writeFileSync(file, lines.join('\n'));
-    const db = join(dir, 'big.db');
-    const run = await runCli(['import', file, '--db', db]);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`imported 500 payloads into ${db}\n`);
-    expect(run.code).toBe(0);
-    expect(Object.values(storedBySession(db)).reduce((a, b) => a + b, 0)).toBe(500);
+    const t = await startTestServer();
+    try {
+      const run = await runCli(['import', file, '--url', t.url]);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`imported 500 payloads into ${t.url}\n`);
+      expect(run.code).toBe(0);
+      await untilSpoolApplied(t.url);
+      expect(Object.values(storedBySession(t.dbPath)).reduce((a, b) => a + b, 0)).toBe(500);
+    } finally {
+      await t.close();
+    }
   },
 );
