@@ -20,7 +20,7 @@ export const fileLostLine = (problem: string): string =>
  */
 export function createFileLossCheck(
   store: Pick<Store, 'fileProblem'>,
-  warn?: (line: string) => void,
+  warn?: (line: string, problem: string) => void,
 ): () => IngestAnswer | null {
   let warned = false;
   return () => {
@@ -28,7 +28,7 @@ export function createFileLossCheck(
     if (!problem) return null;
     if (!warned) {
       warned = true;
-      warn?.(fileLostLine(problem));
+      warn?.(fileLostLine(problem), problem);
     }
     return {
       status: 503,

@@ -31,7 +31,7 @@ import {
   type IngestRequest,
   type Verdict,
 } from './examine.js';
-import { createFileLossCheck } from './file-loss.js';
+import { createFileLossCheck, FILE_LOST_FIX } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
@@ -96,13 +96,20 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   let group: Waiting[] = [];
   let spooledRequests = 0;
   let lastGroupMs = -Infinity;
-  const fileLost = createFileLossCheck(store, options.warn);
+  // Once the file is lost, the spool's `failing` says so too: the dashboard's failure banner
+  // shows it, and /api/status has it, without the renderer knowing a new field.
+  let lostReason: string | null = null;
+  const fileLost = createFileLossCheck(store, (line, problem) => {
+    lostReason = `database ${problem}; ${FILE_LOST_FIX}`;
+    options.warn?.(line);
+    announcer.announce();
+  });
 
   const state = (): SpoolState => ({
     pendingRequests: backlog.requests,
     pendingPayloads: backlog.payloads,
     spooledRequests,
-    failing: applier.failing()?.message ?? null,
+    failing: lostReason ?? applier.failing()?.message ?? null,
   });
   const announcer = createSpoolAnnouncer(bus, state);
   const applier = createSpoolApplier({

@@ -50,10 +50,18 @@ const warnings = (served: Served): string[] =>
     .split('\n')
     .filter((line) => line.includes('none is acknowledged into a lost file'));
 
+/** `databaseProblem` from /api/status — and the spool's `failing`, which the banner shows. */
 async function statusProblem(url: string): Promise<string | null> {
   const res = await fetch(`${url}/api/status`);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { databaseProblem: string | null }).databaseProblem;
+  const status = (await res.json()) as {
+    databaseProblem: string | null;
+    spool: { failing: string | null };
+  };
+  expect(status.spool.failing).toBe(
+    status.databaseProblem ? `database ${status.databaseProblem}; ${FIX}` : null,
+  );
+  return status.databaseProblem;
 }
 
 const cases = [
@@ -101,8 +109,8 @@ describe('the database lost while serving', () => {
             expect((await postIngest(served.url, batchOf(`s_before_${i}`))).status).toBe(202);
           expect(await statusProblem(served.url)).toBeNull();
           c.harm(db);
-        // The guard's answer is reused for a few ms (src/store/file-guard.ts CACHE_MS).
-        await new Promise((r) => setTimeout(r, 4 * CACHE_MS));
+          // The guard's answer is reused for a few ms (src/store/file-guard.ts CACHE_MS).
+          await new Promise((r) => setTimeout(r, 4 * CACHE_MS));
           const problem = c.problem(db);
           await expectRefused([await postIngest(served.url, batchOf('s_lone'))], problem);
           await expectRefused(await postTogether(served.url, 's_group', 8), problem);
