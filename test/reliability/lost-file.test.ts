@@ -73,6 +73,12 @@ const cases = [
     },
   },
   {
+    name: 'WAL deleted (rm devtools.db-wal), which holds every commit not yet checkpointed',
+    problem: (db: string) =>
+      `${db}-wal (its write-ahead log) was deleted or replaced while serving`,
+    harm: (db: string) => rmSync(`${db}-wal`),
+  },
+  {
     name: 'replaced by another database (a restore copied over it)',
     problem: (db: string) => `${db} was replaced by another file while serving`,
     harm: (db: string) => {
