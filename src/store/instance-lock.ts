@@ -31,7 +31,7 @@ import {
   statSync,
   unlinkSync,
 } from 'node:fs';
-import { userInfo } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createPrivateFile, ensurePrivateFolder } from './private-files.js';
 
@@ -108,10 +108,18 @@ export function realDbPath(dbPath: string, depth = 0): string {
 
 /**
  * This user's lock folder: `<home>/.mcpulse-devtools/locks`, home from the password database
- * (`os.userInfo()`), never from the environment.
+ * (`os.userInfo()`), not from the environment — unless the user has no entry there.
  */
 export function lockFolder(): string {
-  return join(userInfo().homedir, '.mcpulse-devtools', 'locks');
+  let home: string;
+  try {
+    home = userInfo().homedir;
+  } catch {
+    // A uid with no password entry (a container run as an arbitrary user): $HOME is all
+    // there is. The folder checks still refuse one another user made.
+    home = homedir();
+  }
+  return join(home, '.mcpulse-devtools', 'locks');
 }
 
 /** The lock file for the database at device `dev`, inode `ino`. */
