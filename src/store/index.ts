@@ -127,7 +127,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   } catch {
     // see above
   }
-  const guard = onDisk ? createFileGuard(path) : null;
+  const fileGuard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
   const store: Store = {
@@ -142,7 +142,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
     // engine must be handed all of them (see derived-queue.ts), so flush instead.
     spool: createSpoolTable(db, deferred ? () => void queue.flush() : queue.maintainNow),
-    fileProblem: () => guard?.problem() ?? null,
+    fileProblem: () => fileGuard?.problem() ?? null,
     close: () => {
       queue.dispose();
       try {
@@ -153,7 +153,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       checkpointer?.stop();
       db.close();
       // Only now: closing a descriptor of the file drops this process's locks on it.
-      guard?.close();
+      fileGuard?.close();
     },
   };
   return bindConnection(store, db);
