@@ -10,11 +10,12 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { nativeBindingOptions } from './native-binding.js';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
+const db = new Database(workerData.path, { fileMustExist: true, ...workerData.binding });
 db.pragma('busy_timeout = 1000');
 let busy = false;
 const timer = setInterval(() => {
@@ -46,7 +47,7 @@ export function startCheckpointer(path: string, intervalMs = 500): Checkpointer 
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { path, driver, intervalMs },
+    workerData: { path, driver, intervalMs, binding: nativeBindingOptions() },
   });
   // The checkpointer never keeps the process alive on its own, and a failure in it (say, the
   // file vanished) only means checkpoints fall back to the next open or close.

@@ -27,6 +27,7 @@ const CONSTANT_HEADER_BYTES = 24;
 export interface FileGuard {
   /** Why acknowledging into this file would lose data, or null. */
   problem(): string | null;
+  /** Idempotent, like the store's own close. */
   close(): void;
 }
 
@@ -63,6 +64,7 @@ export function createFileGuard(
   let wal = statOrNull(`${path}-wal`);
   let checkedMs = -Infinity;
   let found: string | null = null;
+  let closed = false;
 
   function check(): string | null {
     const st = statOrNull(path);
@@ -91,6 +93,9 @@ export function createFileGuard(
       return found;
     },
     close() {
+      // Once only: a descriptor number closed twice may by then be another file's.
+      if (closed) return;
+      closed = true;
       closeSync(fd);
     },
   };

@@ -14,6 +14,7 @@ import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } fr
 import { createBatchWriter } from './write.js';
 import { bindConnection, connectionOf } from './connection.js';
 import { createFileGuard } from './file-guard.js';
+import { nativeBindingOptions } from './native-binding.js';
 import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult } from './batch-record.js';
@@ -26,6 +27,7 @@ export type {
 } from './spool.js';
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and
@@ -96,6 +98,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
+    ...nativeBindingOptions(),
   });
   db.pragma('busy_timeout = 5000');
   if (!options.readonly) {

@@ -33,6 +33,7 @@ import {
 } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { nativeBindingOptions } from './native-binding.js';
 import { createPrivateFile, ensurePrivateFolder } from './private-files.js';
 
 /** Another process already holds the lock. */
@@ -146,7 +147,7 @@ function lockFile(path: string, dbPath: string, attempt = 0): Database.Database 
   const before = inodeAt(path);
   let db: Database.Database | undefined;
   try {
-    db = new Database(path);
+    db = new Database(path, nativeBindingOptions());
     db.pragma('busy_timeout = 0');
     db.pragma('locking_mode = EXCLUSIVE');
     // No journal: the file holds nothing worth protecting, only the lock and the pid.
@@ -196,4 +197,19 @@ export function acquireInstanceLock(dbPath: string): InstanceLock {
       held.close();
     },
   };
+}
+
+/**
+ * The pid of the process serving `dbPath` (as its lock file records it), or null when none is
+ * recorded or there is no such file. A read, no lock taken: for naming the devtools that holds
+ * a port. The lock is keyed by the file's device and inode, so any name for it works.
+ */
+export function lockOwnerPid(dbPath: string): number | null {
+  let st: { dev: bigint; ino: bigint };
+  try {
+    st = statSync(realDbPath(dbPath), { bigint: true });
+  } catch {
+    return null;
+  }
+  return readOwnerPid(inodeLockPathFor(st.dev, st.ino));
 }

@@ -54,3 +54,10 @@ it('sees a file put in its place, and garbage over its header', () => {
     overwritten.close();
   }
 });
+
+it('closes once however often it is told to, as the store may be', () => {
+  const path = join(dir, 'c', 'devtools.db');
+  const store = openStore(path);
+  store.close();
+  expect(() => store.close()).not.toThrow();
+});
