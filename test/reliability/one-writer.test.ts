@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { inodeLockPathFor, lockFolder } from '../../src/store/instance-lock.js';
+import { inodeLockPathFor, lockFolder, lockOwnerPid } from '../../src/store/instance-lock.js';
 import { openStore } from '../../src/store/index.js';
 import { storedBySession } from '../helpers/server.js';
 import {
@@ -55,6 +55,9 @@ it(
       expect(r.code).toBe(1);
       expect(expectOneLine(r.stderr)).toBe(inUseLine(link, first.pid));
       expect(r.stdout).toBe('');
+      // Who holds it, by either name (what names the devtools holding a port).
+      expect(lockOwnerPid(real)).toBe(first.pid);
+      expect(lockOwnerPid(link)).toBe(first.pid);
       for (let i = 0; i < 5; i++)
         expect((await postIngest(first.url, batchOf(`s_first_${i}`))).status).toBe(202);
     } finally {
