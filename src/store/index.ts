@@ -12,12 +12,18 @@ import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
+import {
+  createContentWriter,
+  type ContentRecord,
+  type ContentWriteResult,
+} from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
 import { createFileGuard } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
 import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
-export type { BatchRecord, BatchWriteResult } from './batch-record.js';
+export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
+export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
 export type {
   AppliedRequest,
   SpoolBacklog,
@@ -52,6 +58,8 @@ export interface ReadStore {
 export interface Store extends ReadStore {
   /** Writes one ingest request atomically. */
   writeBatch(record: BatchRecord): BatchWriteResult;
+  /** Writes one post of proxy content atomically (idempotent per session and seq). */
+  writeContent(record: ContentRecord): ContentWriteResult;
   readonly spool: SpoolTable;
   /**
    * Why writing here would lose data — the file deleted, replaced or overwritten since it was
@@ -141,6 +149,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       if (deferred && result.callIds.length > 0) queue.schedule();
       return result;
     },
+    writeContent: createContentWriter(db),
     flushDerived: queue.flush,
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
     // engine must be handed all of them (see derived-queue.ts), so flush instead.

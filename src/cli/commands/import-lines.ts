@@ -12,10 +12,17 @@
  */
 import type { Readable } from 'node:stream';
 import { MAX_BODY_BYTES } from '../../ingest/index.js';
+import { CONTENT_LINE_TYPE } from '../../store/export-content.js';
 import type { Item, Reject } from './import-replay.js';
 
 /** The longest line read: what fits in one ingest request beside the `{"batch":[…]}` envelope. */
 export const MAX_LINE_BYTES = MAX_BODY_BYTES - 64;
+
+/** A content line of an export (`"type":"proxy_content"`): one post to the content route. */
+export interface ContentLine {
+  line: number;
+  post: Record<string, unknown>;
+}
 
 /** One line of the input, or the note that it was too long to keep. */
 export type Line = { line: number; text: string } | { line: number; tooLongBytes: number };
@@ -67,7 +74,9 @@ const sizeOf = (bytes: number): string =>
  * `{"batch":[…]}` line) cannot be replayed. `skipped` marks what import itself refused (as
  * opposed to what ingest rejected), for the summary.
  */
-export function* itemsOfLine(entry: Line): Generator<Item | (Reject & { skipped?: true })> {
+export function* itemsOfLine(
+  entry: Line,
+): Generator<Item | ContentLine | (Reject & { skipped?: true })> {
   const { line } = entry;
   if ('tooLongBytes' in entry) {
     yield {
@@ -84,6 +93,15 @@ export function* itemsOfLine(entry: Line): Generator<Item | (Reject & { skipped?
     value = JSON.parse(trimmed);
   } catch (error) {
     yield { line, reason: `not valid JSON: ${(error as Error).message}` };
+    return;
+  }
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { type?: unknown }).type === CONTENT_LINE_TYPE
+  ) {
+    const { type: _type, ...post } = value as Record<string, unknown>;
+    yield { line, post };
     return;
   }
   const batch = (value as { batch?: unknown } | null)?.batch;
