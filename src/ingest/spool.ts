@@ -33,6 +33,7 @@ import {
   type IngestRequest,
   type Verdict,
 } from './examine.js';
+import { createFileLossCheck, FILE_LOST_FIX } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
@@ -44,6 +45,8 @@ export interface SpooledIngestOptions {
   rateLimiter?: RateLimiter;
   /** Backlog, in items, past which acknowledgements wait for applying. Default 1,000,000 (about 230 MB of request bodies; ~100 s of applying here). */
   maxBacklogPayloads?: number;
+  /** Told once, in one line, when the database file is lost (./file-loss.ts). */
+  warn?: (line: string) => void;
 }
 
 /** The server's ingest handler plus the spool's controls. */
@@ -100,12 +103,20 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   let group: Waiting[] = [];
   let spooledRequests = 0;
   let lastGroupMs = -Infinity;
+  // Once the file is lost, the spool's `failing` says so too: the dashboard's failure banner
+  // shows it, and /api/status has it, without the renderer knowing a new field.
+  let lostReason: string | null = null;
+  const fileLost = createFileLossCheck(store, (line, problem) => {
+    lostReason = `database ${problem}; ${FILE_LOST_FIX}`;
+    options.warn?.(line);
+    announcer.announce();
+  });
 
   const state = (): SpoolState => ({
     pendingRequests: backlog.requests,
     pendingPayloads: backlog.payloads,
     spooledRequests,
-    failing: applier.failing()?.message ?? null,
+    failing: lostReason ?? applier.failing()?.message ?? null,
   });
   const announcer = createSpoolAnnouncer(bus, state);
   // Refusals are tiny but can come in floods: identical ones are counted on one row.
@@ -123,6 +134,11 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     const waiting = group;
     group = [];
     lastGroupMs = performance.now();
+    const lost = fileLost();
+    if (lost) {
+      for (const w of waiting) w.resolve(lost);
+      return;
+    }
     try {
       if (waiting.length === 1 && backlog.requests === 0) {
         // Nobody else is waiting: store it now, as a synchronous server would.
@@ -155,6 +171,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     handle(req) {
       const verdict = examine(req, rateLimiter);
       if (verdict.kind === 'refused') {
+        const lost = fileLost();
+        if (lost) return Promise.resolve(lost);
         // Refusals are tiny: recorded straight away for the ingest log (repeats counted).
         try {
           refusals.write(verdict.record, refusalSignature(verdict.record));

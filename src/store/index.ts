@@ -3,7 +3,6 @@
  * statements prepared once, one transaction per ingest request.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -19,7 +18,9 @@ import {
   type ContentWriteResult,
 } from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { createFileGuard } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
+import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
 export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
@@ -65,6 +66,11 @@ export interface Store extends ReadStore {
    */
   countRepeats(batchId: number, n: number, lastMs: number): void;
   readonly spool: SpoolTable;
+  /**
+   * Why writing here would lose data — the file deleted, replaced or overwritten since it was
+   * opened (./file-guard.ts) — or null. Checked before acknowledging; cheap, cached a few ms.
+   */
+  fileProblem(): string | null;
 }
 
 /** Is `store` open for writing? */
@@ -94,7 +100,14 @@ export function openStore(path: string, options: OpenStoreOptions & { readonly: 
 export function openStore(path: string, options?: OpenStoreOptions & { readonly?: false }): Store;
 export function openStore(path: string, options?: OpenStoreOptions): ReadStore | Store;
 export function openStore(path: string, options: OpenStoreOptions = {}): ReadStore | Store {
-  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  if (onDisk && !options.readonly) {
+    // The user's data alone: new folders 0700, the file 0600 (SQLite gives -wal and -shm the
+    // database's mode), and files from before tightened (./private-files.ts).
+    ensurePrivateFolder(dirname(path), { create: true, tighten: false });
+    createPrivateFile(path);
+    for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
+  }
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
@@ -130,6 +143,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   } catch {
     // see above
   }
+  const fileGuard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
   const countRepeats = db.prepare<[number, number, number]>(
@@ -151,6 +165,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
     // engine must be handed all of them (see derived-queue.ts), so flush instead.
     spool: createSpoolTable(db, deferred ? () => void queue.flush() : queue.maintainNow),
+    fileProblem: () => fileGuard?.problem() ?? null,
     close: () => {
       queue.dispose();
       try {
@@ -160,6 +175,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       }
       checkpointer?.stop();
       db.close();
+      // Only now: closing a descriptor of the file drops this process's locks on it.
+      fileGuard?.close();
     },
   };
   return bindConnection(store, db);
