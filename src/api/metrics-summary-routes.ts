@@ -2,11 +2,13 @@
 import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
 import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
 import { buildSummary, insightsOf } from '../metrics/report.js';
+import { withContentInsights } from '../metrics/insights.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
 import { badArgsRunsOf } from './insight-streaks.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
+import { contentInsightsOf } from './tool-error-routes.js';
 
 /** Summary-level inputs for a filter. */
 export function summaryOf(m: MetricsQueries, filter: CallFilter) {
@@ -37,10 +39,15 @@ export const metricsSummaryRoutes = {
     const m = metricsOf(store);
     const { summary, stats } = summaryOf(m, filter);
     return {
-      insights: insightsOf(
-        summary.tools,
-        groupStats(stats, (r) => r.tool),
-        badArgsRunsOf(m, filter, summary.tools),
+      // The count-based insights and the content ones (proxied calls' error texts,
+      // src/metrics/error-insights.ts), ranked together by impact.
+      insights: withContentInsights(
+        insightsOf(
+          summary.tools,
+          groupStats(stats, (r) => r.tool),
+          badArgsRunsOf(m, filter, summary.tools),
+        ),
+        contentInsightsOf(store, filter),
       ),
       min_calls: INSIGHT_MIN_CALLS,
       thresholds: THRESHOLDS,

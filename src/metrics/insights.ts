@@ -244,3 +244,41 @@ export function computeInsights(tools: readonly InsightInput[]): Insight[] {
   }
   return rankInsights(out);
 }
+
+/**
+ * An insight drawn elsewhere (the content insight of src/metrics/error-insights.ts): its
+ * counts, without a title of its own yet.
+ */
+export interface ExternalInsight {
+  id: string;
+  kind: string;
+  severity: Severity;
+  tool: string;
+  value: number | null;
+  threshold: number | null;
+  calls: number;
+  /** The calls it is about. */
+  size: number;
+  message: string;
+}
+
+/**
+ * Ranked insights with others placed among them by the same impact: an external insight's
+ * message is its title, `size` its affected calls; its own fields (an error text, an example
+ * call) stay on it.
+ */
+export function withContentInsights<E extends ExternalInsight>(
+  ranked: readonly Insight[],
+  extra: readonly E[],
+): Insight[] {
+  // The external fields (an error text, an example call) ride along on each object.
+  return rankInsights([
+    ...ranked,
+    ...extra.map((e) => ({
+      ...e,
+      affected: e.size,
+      title: e.message,
+      detail: `The same error text stood behind ${e.size} of ${e.calls} first calls: fix what it names, or say it in the tool's description.`,
+    })),
+  ]);
+}

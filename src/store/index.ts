@@ -3,7 +3,6 @@
  * statements prepared once, one transaction per ingest request.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -13,10 +12,18 @@ import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
+import {
+  createContentWriter,
+  type ContentRecord,
+  type ContentWriteResult,
+} from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { createFileGuard } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
+import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
-export type { BatchRecord, BatchWriteResult } from './batch-record.js';
+export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
+export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
 export type {
   AppliedRequest,
   SpoolBacklog,
@@ -25,7 +32,7 @@ export type {
   SpoolTable,
 } from './spool.js';
 export type * from '../shared/rows.js';
-export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
@@ -51,7 +58,19 @@ export interface ReadStore {
 export interface Store extends ReadStore {
   /** Writes one ingest request atomically. */
   writeBatch(record: BatchRecord): BatchWriteResult;
+  /** Writes one post of proxy content atomically (idempotent per session and seq). */
+  writeContent(record: ContentRecord): ContentWriteResult;
+  /**
+   * Counts `n` more identical refusals on an ingest-log row, the last at `lastMs`
+   * (src/ingest/misdirected.ts collapses a flood into one row).
+   */
+  countRepeats(batchId: number, n: number, lastMs: number): void;
   readonly spool: SpoolTable;
+  /**
+   * Why writing here would lose data — the file deleted, replaced or overwritten since it was
+   * opened (./file-guard.ts) — or null. Checked before acknowledging; cheap, cached a few ms.
+   */
+  fileProblem(): string | null;
 }
 
 /** Is `store` open for writing? */
@@ -81,7 +100,14 @@ export function openStore(path: string, options: OpenStoreOptions & { readonly: 
 export function openStore(path: string, options?: OpenStoreOptions & { readonly?: false }): Store;
 export function openStore(path: string, options?: OpenStoreOptions): ReadStore | Store;
 export function openStore(path: string, options: OpenStoreOptions = {}): ReadStore | Store {
-  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  if (onDisk && !options.readonly) {
+    // The user's data alone: new folders 0700, the file 0600 (SQLite gives -wal and -shm the
+    // database's mode), and files from before tightened (./private-files.ts).
+    ensurePrivateFolder(dirname(path), { create: true, tighten: false });
+    createPrivateFile(path);
+    for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
+  }
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
@@ -117,8 +143,12 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   } catch {
     // see above
   }
+  const fileGuard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
+  const countRepeats = db.prepare<[number, number, number]>(
+    'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
+  );
   const store: Store = {
     path,
     read: createReader(db),
@@ -127,10 +157,15 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       if (deferred && result.callIds.length > 0) queue.schedule();
       return result;
     },
+    writeContent: createContentWriter(db),
+    countRepeats: (batchId, n, lastMs) => {
+      countRepeats.run(n, lastMs, batchId);
+    },
     flushDerived: queue.flush,
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
     // engine must be handed all of them (see derived-queue.ts), so flush instead.
     spool: createSpoolTable(db, deferred ? () => void queue.flush() : queue.maintainNow),
+    fileProblem: () => fileGuard?.problem() ?? null,
     close: () => {
       queue.dispose();
       try {
@@ -140,6 +175,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       }
       checkpointer?.stop();
       db.close();
+      // Only now: closing a descriptor of the file drops this process's locks on it.
+      fileGuard?.close();
     },
   };
   return bindConnection(store, db);

@@ -19,6 +19,7 @@ const KIND_LABEL: Record<string, string> = {
   slow_calls: 'Slow calls',
   heavy_payload: 'Heavy payload',
   dead_tool: 'Never used',
+  first_call_error: 'First-call error',
 };
 
 /** The calls-page conditions that select the calls an insight is about (null: no calls). */
@@ -32,6 +33,8 @@ const CALLS_OF: Record<string, Record<string, string> | null> = {
   heavy_payload: {},
   // A tool that was never called has no calls to show: its page says what it registered.
   dead_tool: null,
+  // The failing first calls, whose error text the insight quotes (proxied calls).
+  first_call_error: { first_call_success: 'false' },
 };
 
 /**

@@ -1,11 +1,11 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Store } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { normalizeUrl } from './demo-probe.js';
+import { MAX_LINE_BYTES, itemsOfLine, readLines, type ContentLine } from './import-lines.js';
 import {
   directSender,
   httpSender,
@@ -13,8 +13,9 @@ import {
   type Item,
   type Reject,
 } from './import-replay.js';
+import { directContentSender, httpContentSender, type ContentSender } from './import-content.js';
 
-const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--db PATH | --url URL]
+const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--content] [--db PATH | --url URL]
 
 Replays a capture — one payload per line, as 'mcpulse-devtools export' writes — through the
 same validation as the ingest endpoint, in requests of at most 500 payloads. Every refused
@@ -22,6 +23,8 @@ line is reported with its number and production's reason; the rest is stored. A 
 a whole request body ({"batch":[…]}) is replayed item by item. FILE '-' reads standard input.
 
   --key KEY   the ingest key to replay under; one key is one project (default mp_live_import)
+  --content   also replay the proxy's content lines ("type":"proxy_content", written by
+              'export --content') through the content route; without it they are skipped
   --db PATH   database to import into (default ~/.mcpulse-devtools/devtools.db, or
               $MCPULSE_DEVTOOLS_DB); refused while a dashboard is serving it — use --url then
   --url URL   send through the ingest endpoint of a running dashboard instead
@@ -31,28 +34,19 @@ Importing the same file twice stores it twice.
 `;
 
 const CHUNK = 500;
+/** A chunk's body stays under this many bytes, so it always fits in one ingest request. */
+const CHUNK_BYTES = MAX_LINE_BYTES;
 
-/** Reads FILE line by line; yields batch items with their line numbers, or a parse reject. */
-async function* readItems(path: string, io: CliIO): AsyncGenerator<Item | Reject> {
-  const input = path === '-' ? io.stdin : createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of lines) {
-    line++;
-    const trimmed = text.replace(/^\uFEFF/, '').trim();
-    if (trimmed === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch (error) {
-      yield { line, reason: `not valid JSON: ${(error as Error).message}` };
-      continue;
-    }
-    const batch = (value as { batch?: unknown } | null)?.batch;
-    if (value && typeof value === 'object' && !('type' in value) && Array.isArray(batch)) {
-      for (const item of batch) yield { line, value: item };
-    } else yield { line, value };
-  }
+/** A reject; `skipped` when import itself could not handle the line (size, depth). */
+type SkippableReject = Reject & { skipped?: true };
+
+/** Reads FILE line by line; yields batch items and content lines with their numbers, or a reject. */
+async function* readItems(
+  path: string,
+  io: CliIO,
+): AsyncGenerator<Item | SkippableReject | ContentLine> {
+  const input = path === '-' ? io.stdin : createReadStream(path);
+  for await (const entry of readLines(input)) yield* itemsOfLine(entry);
 }
 
 export const command: Command = {
@@ -64,6 +58,7 @@ export const command: Command = {
         key: { type: 'string' },
         db: { type: 'string' },
         url: { type: 'string' },
+        content: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       true,
@@ -83,10 +78,12 @@ export const command: Command = {
 
     let store: Store | undefined;
     let send: ChunkSender;
+    let sendContent: ContentSender;
     let target: string;
     if (values.url !== undefined) {
       target = normalizeUrl(values.url);
       send = httpSender(target, key);
+      sendContent = httpContentSender(target, key);
     } else {
       target = values.db ?? defaultDbPath(io.env);
       try {
@@ -99,17 +96,21 @@ export const command: Command = {
         return 1;
       }
       send = directSender(store, key);
+      sendContent = directContentSender(store, key);
     }
 
     let accepted = 0;
     let rejected = 0;
+    const content = { lines: 0, skipped: 0, messages: 0 };
     let stopped = false;
-    const report = (r: Reject): void => {
+    const skipped: SkippableReject[] = [];
+    const report = (r: SkippableReject): void => {
       rejected++;
+      if (r.skipped) skipped.push(r);
       io.stdout.write(`line ${r.line}: ${r.reason}\n`);
     };
-    // Lines that were not JSON wait for their chunk, so every reject prints in line order.
-    let unparsed: Reject[] = [];
+    // Lines refused before sending wait for their chunk, so every reject prints in line order.
+    let unparsed: SkippableReject[] = [];
     const flush = async (items: Item[]): Promise<void> => {
       const early = unparsed;
       unparsed = [];
@@ -132,24 +133,68 @@ export const command: Command = {
     };
     try {
       let chunk: Item[] = [];
+      let chunkBytes = 0;
       for await (const entry of readItems(file, io)) {
         if (stopped) break;
-        if (!('value' in entry)) {
+        if ('post' in entry) {
+          if (!values.content) {
+            content.skipped++;
+            continue;
+          }
+          // Telemetry read so far goes first, so a call is stored before its content.
+          await flush(chunk);
+          chunk = [];
+          chunkBytes = 0;
+          const result = await sendContent(entry.post);
+          content.lines++;
+          content.messages += result.accepted;
+          if (result.error) {
+            rejected++;
+            io.stdout.write(`line ${entry.line}: ${result.error}\n`);
+          } else if (result.rejected > 0) {
+            rejected++;
+            io.stdout.write(
+              `line ${entry.line}: ${result.rejected} messages refused (their reasons are on the ingest log)\n`,
+            );
+          }
+          continue;
+        }
+        if (!('json' in entry)) {
           unparsed.push(entry);
           continue;
         }
+        // Big payloads: send what is gathered before the body would outgrow one request.
+        const bytes = Buffer.byteLength(entry.json) + 1;
+        if (chunk.length > 0 && chunkBytes + bytes > CHUNK_BYTES) {
+          await flush(chunk);
+          chunk = [];
+          chunkBytes = 0;
+        }
         chunk.push(entry);
+        chunkBytes += bytes;
         if (chunk.length === CHUNK) {
           await flush(chunk);
           chunk = [];
+          chunkBytes = 0;
         }
       }
       await flush(chunk);
     } finally {
       store?.close();
     }
+    if (content.lines > 0)
+      io.stderr.write(
+        `imported ${content.messages} messages of proxy content (${content.lines} lines)\n`,
+      );
+    if (content.skipped > 0)
+      io.stderr.write(
+        `skipped ${content.skipped} lines of proxy content: pass --content to import them\n`,
+      );
+    // Lines import itself could not handle are named in the summary too: they never reached
+    // ingest, so no ingest log will show them.
+    const named = skipped.map((r) => `; skipped line ${r.line} (${r.reason})`).join('');
     io.stderr.write(
-      `imported ${accepted} payloads into ${target}${rejected ? `; ${rejected} rejected (listed above)` : ''}${stopped ? '; stopped early' : ''}\n`,
+      `imported ${accepted} payloads into ${target}${rejected ? `; ${rejected} rejected (listed above)` : ''}${named}${stopped ? '; stopped early' : ''}\n`,
     );
     return rejected > 0 || stopped ? 1 : 0;
   },

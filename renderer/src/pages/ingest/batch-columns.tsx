@@ -1,12 +1,14 @@
 /** The Ingest log's request table as table-kit columns (components/table). */
 import type { ReactNode } from 'react';
 import type { Batch } from '../../api/types';
-import { Name } from '../../components/Name';
 import type { Column } from '../../components/table/columns';
 import { fmtAgo, fmtBytes, fmtDateTime, fmtInt } from '../../lib/format';
 
-/** The columns; `status` draws a status code (the page's own badge). */
-export const batchColumns = (status: (code: number) => ReactNode): Column<Batch>[] => [
+/** The columns; `status` draws a status code and `detail` a request's error (the page's own). */
+export const batchColumns = (
+  status: (code: number) => ReactNode,
+  detail: (batch: Batch) => ReactNode,
+): Column<Batch>[] => [
   {
     key: 'received',
     name: 'Received',
@@ -64,12 +66,6 @@ export const batchColumns = (status: (code: number) => ReactNode): Column<Batch>
     name: 'Error / client',
     header: 'Error / client',
     identifying: true,
-    cellTitle: (b) => b.error ?? undefined,
-    cell: (b) =>
-      b.error ? (
-        <span className="err-text">{b.error}</span>
-      ) : (
-        <Name text={b.user_agent ?? ''} className="faint" />
-      ),
+    cell: (b) => detail(b),
   },
 ];

@@ -22,6 +22,11 @@ const NAMES: Record<string, string> = {
 /** The SDKs' renderings, then the hand-rolled encoders', for one analysed input. */
 export function LanguageGrid({ analysis }: { analysis: Analysis }) {
   const sdks = Object.values(analysis.sdks);
+  // An SDK with two entry points that hash differently (PHP) is two entries, each named.
+  const entries = sdks.flatMap((r) => [
+    { ...r, sdk: r, key: r.id, mode: r.mode },
+    ...(r.otherModes ?? []).map((o) => ({ ...o, sdk: r, key: `${r.id}-${o.mode.id}` })),
+  ]);
   const sdkAgree = sdks.filter((r) => r.argsHash === analysis.argsHash).length;
   const encoders = Object.entries(analysis.languages);
   const encoderAgree = encoders.filter(([, r]) => r.argsHash === analysis.argsHash).length;
@@ -38,34 +43,39 @@ export function LanguageGrid({ analysis }: { analysis: Analysis }) {
           <AgreeingCard
             testId="sdks-agree"
             analysis={analysis}
-            members={sdks
-              .filter((r) => r.argsHash === analysis.argsHash && r.failure === undefined)
-              .map((r) => ({
-                id: r.id,
-                attr: { 'data-sdk': r.id },
-                note: r.evidence === 'docs' ? 'modelled from docs' : `${r.name} ${r.version}`,
+            members={entries
+              .filter((m) => m.argsHash === analysis.argsHash && m.failure === undefined)
+              .map((m) => ({
+                id: m.key,
+                name: `${NAMES[m.sdk.id] ?? m.sdk.id}${m.mode ? ` · ${m.mode.id}` : ''}`,
+                attr: { 'data-sdk': m.key },
+                note:
+                  m.sdk.evidence === 'docs'
+                    ? 'modelled from docs'
+                    : `${m.sdk.name} ${m.sdk.version}`,
               }))}
-            of={sdks.length}
+            of={entries.length}
           />
-          {sdks
-            .filter((r) => r.argsHash !== analysis.argsHash || r.failure !== undefined)
-            .map((r) => (
+          {entries
+            .filter((m) => m.argsHash !== analysis.argsHash || m.failure !== undefined)
+            .map((m) => (
               <RenderingCard
-                key={r.id}
-                name={NAMES[r.id] ?? r.id}
-                label={r.label}
+                key={m.key}
+                name={`${NAMES[m.sdk.id] ?? m.sdk.id}${m.mode ? ` · ${m.mode.id}` : ''}`}
+                label={m.mode ? `${m.sdk.label} — ${m.mode.entry}` : m.sdk.label}
                 note={
-                  r.evidence === 'docs'
+                  m.sdk.evidence === 'docs'
                     ? 'no public source: modelled from docs'
-                    : `${r.name} ${r.version}`
+                    : `${m.sdk.name} ${m.sdk.version}`
                 }
-                text={r.text}
-                argsHash={r.argsHash}
-                failure={r.failure}
-                traps={r.traps}
+                text={m.text}
+                argsHash={m.argsHash}
+                failure={m.failure}
+                sent={m.sent}
+                traps={m.traps}
                 canonical={analysis.canonical}
                 canonicalHash={analysis.argsHash}
-                dataAttr={{ 'data-sdk': r.id }}
+                dataAttr={{ 'data-sdk': m.key }}
               />
             ))}
         </div>
@@ -123,7 +133,7 @@ function AgreeingCard({
   testId,
 }: {
   analysis: Analysis;
-  members: { id: string; attr: Record<string, string>; note: string }[];
+  members: { id: string; name?: string; attr: Record<string, string>; note: string }[];
   of: number;
   testId: string;
 }) {
@@ -142,7 +152,7 @@ function AgreeingCard({
       <ul className="pg-agree-list">
         {members.map((m) => (
           <li key={m.id} {...m.attr}>
-            <b>{NAMES[m.id] ?? m.id}</b> <span className="faint">{m.note}</span>
+            <b>{m.name ?? NAMES[m.id] ?? m.id}</b> <span className="faint">{m.note}</span>
           </li>
         ))}
       </ul>

@@ -26,6 +26,7 @@ import {
   fmtTokens,
   fmtUnits,
 } from '../../lib/format';
+import { ToolCauses } from '../../components/content/ToolCauses';
 import { ToolBadges } from './tool-badges';
 import { FailingCalls } from './FailingCalls';
 import { ToolFingerprintsLine } from './ToolFingerprints';
@@ -115,6 +116,10 @@ export function ToolPage() {
           />
         </Panel>
       </div>
+      <ToolCauses
+        tool={tool.name}
+        failing={tool.outcomes.bad_args + tool.outcomes.tool_error + tool.outcomes.crashed}
+      />
       <FailingCalls filters={filters} tool={tool.name} outcomes={tool.outcomes} />
       <div className="grid cols-3 tool-lower">
         <Panel
