@@ -282,7 +282,9 @@ async function main(): Promise<void> {
     console.log(
       `  bare baseline ${fmt(base.payloadsPerSec)} payloads/s · devtools end-to-end (acknowledged and applied) ` +
         `${fmt(dev.endToEndPerSec!)} payloads/s = ${((100 * dev.endToEndPerSec!) / base.payloadsPerSec).toFixed(0)}% ` +
-        `of the baseline · load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+        `of the baseline · load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')}`,
     );
     return;
   }

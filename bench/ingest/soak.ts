@@ -148,7 +148,9 @@ export async function soak(options: {
   };
   console.log(
     `soak: ${fmt(rate)} payloads/s (${size}/request) for ${seconds} s, 2 summary readers + a slow export (${exports} completed), ` +
-      `then ${afterSeconds} s idle; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+      `then ${afterSeconds} s idle; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
   );
   console.log('\n| t (s) | WAL (MiB) | spooled payloads |');
   console.log('|---:|---:|---:|');

@@ -18,6 +18,8 @@ import { rebuildSql } from './sql.js';
 /** The maintainer's public face (see src/store/derived.ts). */
 export interface MetricsMaintainer {
   onCallsInserted(calls: readonly { id: number; projectId: number }[]): void;
+  /** The same, handed the new calls' rows as stored (saves reading them again). */
+  onRowsInserted(rows: readonly Row[]): void;
   /** Rebuilds projects whose calls were deleted; returns how many. */
   rebuildDirty(): number;
   /** Rebuilds every derived column and rollup from raw calls (bulk loads). */
@@ -35,19 +37,18 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     return dirty.length;
   }
 
-  function onCallsInserted(inserted: readonly { id: number; projectId: number }[]): void {
-    if (inserted.length === 0) return;
+  /** Rebuilds dirty projects first; returns the ones rebuilt (their calls are covered). */
+  function rebuildFirst(): Set<number> {
     const rebuilt = new Set(dirtyProjects.all().map((d) => d.project_id));
     if (rebuilt.size > 0) rebuildDirty();
+    return rebuilt;
+  }
+
+  function onCallsInserted(inserted: readonly { id: number; projectId: number }[]): void {
+    if (inserted.length === 0) return;
+    const rebuilt = rebuildFirst();
     const ids = new Set(inserted.filter((c) => !rebuilt.has(c.projectId)).map((c) => c.id));
     if (ids.size === 0) return;
-
-    const touched = new Map<number, Touched>();
-    const touch = (row: Row): Touched => {
-      let t = touched.get(row.id);
-      if (!t) touched.set(row.id, (t = { row, isNew: false, next: factsOf(row) }));
-      return t;
-    };
     let lo = Infinity;
     let hi = -Infinity;
     for (const id of ids) {
@@ -55,9 +56,26 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       hi = Math.max(hi, id);
     }
     const fresh: Row[] = [];
-    for (const row of byIdRange.iterate(lo, hi)) {
-      if (!ids.has(row.id)) continue;
-      fresh.push(row);
+    for (const row of byIdRange.iterate(lo, hi)) if (ids.has(row.id)) fresh.push(row);
+    maintainRows(fresh, ids);
+  }
+
+  function onRowsInserted(rows: readonly Row[]): void {
+    if (rows.length === 0) return;
+    const rebuilt = rebuildFirst();
+    const fresh = rebuilt.size > 0 ? rows.filter((r) => !rebuilt.has(r.project_id)) : [...rows];
+    if (fresh.length > 0) maintainRows(fresh, new Set(fresh.map((r) => r.id)));
+  }
+
+  /** Maintains the new calls `fresh` (their rows as stored, facts not yet set). */
+  function maintainRows(fresh: Row[], ids: ReadonlySet<number>): void {
+    const touched = new Map<number, Touched>();
+    const touch = (row: Row): Touched => {
+      let t = touched.get(row.id);
+      if (!t) touched.set(row.id, (t = { row, isNew: false, next: factsOf(row) }));
+      return t;
+    };
+    for (const row of fresh) {
       touched.set(row.id, {
         row,
         isNew: true,
@@ -114,6 +132,7 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
 
   return {
     onCallsInserted,
+    onRowsInserted,
     rebuildDirty,
     rebuildAll: () => db.exec(rebuildSql()),
   };
