@@ -8,6 +8,7 @@ import type { CallsPass } from './plan.js';
 import { readRetentionSettings, type RetentionSettings } from './settings.js';
 import { createRetentionSteps } from './steps.js';
 import { connectionOf } from '../connection.js';
+import { holdRebuilds, rebuildDirtyProjects } from '../metrics/maintain.js';
 
 const DAY_MS = 86_400_000;
 
@@ -113,6 +114,9 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
         report.longest_step_ms = Math.max(report.longest_step_ms, performance.now() - t0);
       }
     };
+    // Forced cuts leave their project dirty; it is rebuilt once, after the pass, not before
+    // every apply slice meanwhile (see holdRebuilds).
+    const release = holdRebuilds(db);
     try {
       const cutoff = now() - settings.max_age_days * DAY_MS;
       const { lo, hi } = idBounds.get()!;
@@ -147,6 +151,16 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       }
     } catch (error) {
       report.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      release();
+    }
+    if (report.forced_cuts > 0) {
+      try {
+        timed(() => rebuildDirtyProjects(db));
+      } catch (error) {
+        // Still marked: the next write rebuilds them.
+        report.error ??= error instanceof Error ? error.message : String(error);
+      }
     }
     report.finished_ms = now();
     lastPass = report;
