@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,47 @@ describe('background WAL checkpoints', () => {
       store.close();
     }
   });
+
+  it('refuses writes past the hard bound while another connection pins the WAL, then resumes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));
+    dirs.push(dir);
+    const path = join(dir, 'devtools.db');
+    const store = openStore(path, {
+      backgroundCheckpoints: true,
+      walBytes: { soft: 256 * 1024, hard: 1024 * 1024 },
+    });
+    const wal = () => statSync(`${path}-wal`).size;
+    // A reader in another process (a `sqlite3` shell, say) holding one snapshot open.
+    const reader = new Database(path, { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM calls').get();
+      let refused: unknown = null;
+      let written = 0;
+      for (let i = 0; i < 400 && !refused; i++) {
+        try {
+          store.writeBatch(record(i));
+          written++;
+        } catch (error) {
+          refused = error;
+        }
+      }
+      expect((refused as Error | null)?.name).toBe('WalBoundError');
+      expect((refused as Error).message).toMatch(/past its bound/);
+      // Nothing of the refused request was written, and the WAL stopped short of the bound
+      // plus one transaction.
+      expect(store.read.counts().calls).toBe(written * 30);
+      expect(wal()).toBeLessThan(1024 * 1024 + 256 * 1024);
+      // The reader finishes: the next write checkpoints, cuts the WAL and goes through.
+      reader.exec('COMMIT');
+      store.writeBatch(record(1000));
+      expect(store.read.counts().calls).toBe((written + 1) * 30);
+      expect(wal()).toBeLessThan(256 * 1024);
+    } finally {
+      reader.close();
+      store.close();
+    }
+  }, 30_000);
 
   it('is off by default: short-lived commands keep SQLite auto-checkpointing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));
