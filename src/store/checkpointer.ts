@@ -29,6 +29,7 @@ import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { nativeBindingOptions } from './native-binding.js';
 
 /** Past this size the writer truncates the WAL before its next transaction. */
 export const WAL_SOFT_BYTES = 16 * 1024 * 1024;
@@ -42,7 +43,7 @@ const finish = () => { Atomics.store(done, 0, 1); Atomics.notify(done, 0); };
 let db;
 try {
   const Database = require(workerData.driver);
-  db = new Database(workerData.path, { fileMustExist: true });
+  db = new Database(workerData.path, { fileMustExist: true, ...workerData.binding });
   db.pragma('busy_timeout = 1000');
 } catch {
   finish();
@@ -94,6 +95,7 @@ export function startCheckpointer(
       path,
       driver,
       done,
+      binding: nativeBindingOptions(),
       intervalMs: options.intervalMs ?? 500,
     },
   });

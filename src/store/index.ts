@@ -19,6 +19,7 @@ import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { nativeBindingOptions } from './native-binding.js';
 
 export type { BatchRecord, BatchWriteResult } from './batch-record.js';
 export type {
@@ -30,6 +31,7 @@ export type {
 } from './spool.js';
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and
@@ -94,6 +96,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
+    ...nativeBindingOptions(),
   });
   db.pragma('busy_timeout = 5000');
   if (!options.readonly) {

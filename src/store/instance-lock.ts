@@ -31,6 +31,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { nativeBindingOptions } from './native-binding.js';
 
 /** The lock file for a database path. */
 export const lockPathFor = (dbPath: string): string => `${dbPath}.lock`;
@@ -119,7 +120,7 @@ function lockFile(path: string, dbPath: string): InstanceLock {
   mkdirSync(dirname(path), { recursive: true });
   let db: Database.Database | undefined;
   try {
-    db = new Database(path);
+    db = new Database(path, nativeBindingOptions());
     db.pragma('busy_timeout = 0');
     db.pragma('locking_mode = EXCLUSIVE');
     // No journal: the file holds nothing worth protecting, only the lock and the pid.
@@ -181,3 +182,10 @@ export function acquireInstanceLock(dbPath: string): InstanceLock {
     throw error;
   }
 }
+
+/**
+ * The pid of the process serving `dbPath` (as the lock file records it), or null when none is
+ * recorded. A read, no lock taken: for naming the devtools that holds a port.
+ */
+export const lockOwnerPid = (dbPath: string): number | null =>
+  readOwnerPid(lockPathFor(realDbPath(dbPath)));

@@ -1,49 +1,72 @@
-import { spawn } from 'node:child_process';
 import {
+  chooseElectronBinary,
   displayProblem,
   electronEntryProblem,
-  findElectronBinary,
   PACKAGE_ROOT,
 } from '../electron-launch.js';
-import type { CliIO, Command } from '../io.js';
+import { launchElectron, windowWaitMs } from '../electron-spawn.js';
+import { UsageError, type CliIO, type Command } from '../io.js';
 import { command as serve } from './serve.js';
 
-/** An Electron that dies this fast never showed a window: fall back to the browser dashboard. */
-const EARLY_EXIT_MS = 4000;
+const USAGE = `usage: mcpulse-devtools start [--electron PATH] [serve options]
 
-/** Launches Electron; resolves to its exit code, or `'failed'` if it died at start-up. */
-function launchElectron(binary: string, argv: string[], io: CliIO): Promise<number | 'failed'> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(binary, [PACKAGE_ROOT, ...argv], { stdio: 'inherit', env: io.env });
-    child.once('error', () => resolve('failed'));
-    child.once('exit', (code) =>
-      resolve(code !== 0 && Date.now() - started < EARLY_EXIT_MS ? 'failed' : (code ?? 0)),
-    );
-  });
+Opens the desktop app (Electron). Where it cannot start — no Electron binary, no display, or
+no window within 20 s ($MCPULSE_ELECTRON_WAIT_MS) — says why in one line and runs \`serve\`
+with the same options instead.
+
+  --electron PATH   the Electron binary to use (default $MCPULSE_ELECTRON, else the one the
+                    electron package downloaded)
+  --port N, --db PATH   as for serve; the app uses them too
+`;
+
+/** Splits `--electron PATH` / `--electron=PATH` off the arguments the app and serve share. */
+export function takeElectronFlag(argv: string[]): { electron?: string; rest: string[] } {
+  const rest: string[] = [];
+  let electron: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--electron') {
+      electron = argv[++i];
+      if (electron === undefined || electron.startsWith('--'))
+        throw new UsageError('--electron: expected the path of an Electron binary');
+    } else if (arg.startsWith('--electron=')) electron = arg.slice('--electron='.length);
+    else rest.push(arg);
+  }
+  return electron === undefined ? { rest } : { electron, rest };
+}
+
+/** Says, in one line, why there is no window, and serves the dashboard headless instead. */
+function serveInstead(why: string, rest: string[], io: CliIO): Promise<number> {
+  io.stderr.write(`${why}: serving the dashboard in your browser instead\n`);
+  return serve.run(rest, io);
 }
 
 export const command: Command = {
   summary: 'open the desktop app (or, where Electron cannot start, serve the dashboard headless)',
   async run(argv, io) {
     if (argv.includes('--help') || argv.includes('-h')) {
-      io.stdout.write(
-        'usage: mcpulse-devtools start [serve options]\n\nOpens the Electron app; falls back to `serve` where it cannot.\n',
-      );
+      io.stdout.write(USAGE);
       return 0;
     }
-    const binary = findElectronBinary();
+    const { electron, rest } = takeElectronFlag(argv);
+    const binary = chooseElectronBinary(electron, io.env);
     const problem =
       'missing' in binary ? binary.missing : (displayProblem(io.env) ?? electronEntryProblem());
-    if (problem === null && 'path' in binary) {
-      const result = await launchElectron(binary.path, argv, io);
-      if (result !== 'failed') return result;
-      io.stderr.write('Electron could not start: serving the dashboard in your browser instead\n');
-    } else {
-      io.stderr.write(
-        `Electron cannot start here (${problem}): serving the dashboard in your browser instead\n`,
-      );
+    if (problem !== null || !('path' in binary))
+      return serveInstead(`Electron cannot start here (${problem})`, rest, io);
+    const outcome = await launchElectron({
+      binary: binary.path,
+      appRoot: PACKAGE_ROOT,
+      argv: rest,
+      env: io.env,
+      waitMs: windowWaitMs(io.env),
+      stdout: io.stdout,
+    });
+    if (outcome.kind === 'window') return outcome.exited;
+    if (outcome.kind === 'handed-over') {
+      io.stdout.write('MCPulse Devtools is already open: its window was brought to the front\n');
+      return 0;
     }
-    return serve.run(argv, io);
+    return serveInstead(outcome.reason, rest, io);
   },
 };
