@@ -73,14 +73,12 @@ const registry = new WeakMap<ReadStore, Retention>();
 export const retentionFor = (store: ReadStore): Retention | undefined => registry.get(store);
 
 /**
- * After a step, the pass rests twice as long as the step took: at most a third of the event
- * loop goes to retention, so applying the spool (and answering reads) keeps at least half its
- * rate during a pass. A bare turn of the loop was not enough — steps and apply slices then
- * alternated one for one.
+ * After a step, the pass rests as long as the step took: at most half the event loop goes to
+ * retention, so applying the spool (and answering reads) keeps at least half its rate during a
+ * pass. A bare turn of the loop was not enough: with apply slices waiting on a timer, steps
+ * took the loop as soon as it was free.
  */
-const REST_PER_STEP = 2;
-const rest = (stepMs: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, Math.ceil(stepMs * REST_PER_STEP)));
+const REST_PER_STEP = 1;
 
 /** Creates the retention runner for `store` (not started). */
 export function createRetention(store: Store, options: RetentionOptions = {}): Retention {
@@ -100,6 +98,8 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
   let stopped = true;
   let current: Promise<PassReport> | null = null;
   let lastPass: PassReport | null = null;
+  /** Ends the current rest at once (stop: the pass then ends after its current step). */
+  let interrupt: (() => void) | null = null;
 
   async function pass(): Promise<PassReport> {
     const settings = readRetentionSettings(db);
@@ -114,7 +114,16 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       forced_cuts: 0,
     };
     let lastStepMs = 0;
-    const yieldToIo = (): Promise<void> => rest(lastStepMs);
+    const yieldToIo = (): Promise<void> =>
+      new Promise((resolve) => {
+        const timer = setTimeout(wake, Math.ceil(lastStepMs * REST_PER_STEP));
+        function wake(): void {
+          clearTimeout(timer);
+          if (interrupt === wake) interrupt = null;
+          resolve();
+        }
+        interrupt = wake;
+      });
     const timed = <T>(fn: () => T): T => {
       const t0 = performance.now();
       try {
@@ -165,7 +174,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     } finally {
       release();
     }
-    if (report.forced_cuts > 0) {
+    if (report.forced_cuts > 0 && db.open) {
       try {
         timed(() => rebuildDirtyProjects(db));
       } catch (error) {
@@ -212,6 +221,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       stopped = true;
       clearTimeout(timer);
       timer = undefined;
+      interrupt?.();
       if (registry.get(store) === retention) registry.delete(store);
     },
     runPass,
