@@ -166,7 +166,13 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     async settle(timeoutMs) {
       if (backlog.requests === 0) return state();
       timeoutMs ??= backlog.payloads <= SMALL_BACKLOG ? SETTLE_SMALL_MS : SETTLE_LARGE_MS;
-      await applier.drain(performance.now() + timeoutMs);
+      // Requests are applied in arrival order: once as many have been applied as had been
+      // spooled when this read arrived, it sees every one acknowledged before it.
+      const before = spooledRequests;
+      await applier.drain(
+        performance.now() + timeoutMs,
+        () => spooledRequests - backlog.requests >= before,
+      );
       return state();
     },
 
