@@ -38,7 +38,14 @@ export async function connect(pairing: Pairing, command: string[]): Promise<Benc
 async function connectSdk(command: string[]): Promise<BenchClient> {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
-    new StdioClientTransport({ command: command[0]!, args: command.slice(1), stderr: 'inherit' }),
+    // The whole environment (the SDK passes only a safe few by default): the proxy's spool
+    // folder is set there.
+    new StdioClientTransport({
+      command: command[0]!,
+      args: command.slice(1),
+      stderr: 'inherit',
+      env: process.env as Record<string, string>,
+    }),
   );
   await client.listTools();
   return {

@@ -3,6 +3,7 @@
  * summary routes' own handlers — the same code `/api/summary` and `/api/insights` run — so a
  * file can never disagree with the dashboard.
  */
+import type { FirstCallErrorInsight } from '../metrics/error-insights.js';
 import type { Insight, Summary, ToolSummary } from '../metrics/report.js';
 import type { AgreementPairRow } from '../store/agreements.js';
 import type { ReadStore } from '../store/index.js';
@@ -14,7 +15,8 @@ import type { ApiContext } from './types.js';
 /** What the summary files show. */
 export interface SummaryReport {
   summary: Summary & { filter: Record<string, string | number | null> };
-  insights: Insight[];
+  /** The count-based insights and the content ones (proxied calls' error texts). */
+  insights: (Insight | FirstCallErrorInsight)[];
   /** Agreement verdicts by field and tool pair (markdown only; absent = none). */
   agreements?: AgreementPairRow[];
 }

@@ -8,14 +8,18 @@ import { API_ROUTES, type ApiName } from '../shared/api-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { agreementRoutes } from './agreement-routes.js';
 import { connectionRoutes } from './connection-routes.js';
+import { contentRoutes } from './content-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { toolErrorRoutes } from './tool-error-routes.js';
 import type { Freshness } from './types.js';
 
 const routes = {
   ...coreRoutes,
   ...agreementRoutes,
+  ...contentRoutes,
+  ...toolErrorRoutes,
   ...metricsRoutes,
   ...adminRoutes,
   ...exportRoutes,
@@ -49,6 +53,8 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   spool: 'none',
   projects: 'applied',
   calls: 'applied',
+  call: 'applied',
+  messages: 'applied',
   startups: 'applied',
   batches: 'applied',
   rejections: 'applied',
@@ -58,6 +64,7 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   clients: 'derived',
   tools: 'derived',
   tool: 'derived',
+  toolErrors: 'applied',
   pairs: 'derived',
   sessions: 'derived',
   session: 'derived',

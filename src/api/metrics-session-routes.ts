@@ -127,6 +127,10 @@ export const metricsSessionRoutes = {
       // agreement verdicts, newest first.
       sdk: sdkFacts(store.read.startups(where, { limit: 50 }).map((s) => s.extra)),
       agreements: store.read.agreements.list(where, { limit: 200 }),
+      // What the proxy learned at `initialize` (null for an SDK's session), and the requests
+      // left unanswered at a clean close — shown apart, never counted as crashes.
+      proxy: store.read.content.sessionInfo(where.projectId, where.session),
+      unanswered: store.read.content.unanswered(where.projectId, where.session),
     };
   },
 

@@ -2,10 +2,12 @@
 import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
 import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
 import { buildSummary, insightsOf } from '../metrics/report.js';
+import { mergeInsights } from '../metrics/error-insights.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
+import { contentInsightsOf } from './tool-error-routes.js';
 
 /** Summary-level inputs for a filter. */
 export function summaryOf(m: MetricsQueries, filter: CallFilter) {
@@ -36,9 +38,14 @@ export const metricsSummaryRoutes = {
     const m = metricsOf(store);
     const { summary, stats } = summaryOf(m, filter);
     return {
-      insights: insightsOf(
-        summary.tools,
-        groupStats(stats, (r) => r.tool),
+      // The count-based insights, then the content ones (proxied calls' error texts) placed
+      // among them by severity (src/metrics/error-insights.ts).
+      insights: mergeInsights(
+        insightsOf(
+          summary.tools,
+          groupStats(stats, (r) => r.tool),
+        ),
+        contentInsightsOf(store, filter),
       ),
       min_calls: INSIGHT_MIN_CALLS,
       thresholds: THRESHOLDS,

@@ -25,6 +25,7 @@ const INTEGER_PARAMS: Record<string, number> = {
   batch: 0,
   chain: 0,
   size_bucket: 0,
+  after_seq: 0,
 };
 
 /** Parameters that take one value: a second copy would be silently ignored otherwise. */
@@ -56,6 +57,9 @@ const SINGLE_PARAMS = [
   'unknown_link',
   'retry_of_previous',
   'in_chain',
+  'kind',
+  'method',
+  'content',
 ];
 
 /** Parses a non-negative decimal integer no larger than 2^53 − 1, or throws a 400. */

@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, Loader> = {
   report: () => import('./commands/report.js'),
   mcp: () => import('./commands/mcp.js'),
   proxy: () => import('./commands/proxy.js'),
+  replay: () => import('./commands/replay.js'),
 };
 
 async function help(io: CliIO): Promise<void> {

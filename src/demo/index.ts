@@ -8,3 +8,4 @@ export {
   type Expect,
 } from './scenarios.js';
 export { createDemoServer, DEMO_TOOLS, type DemoServerOptions } from './server.js';
+export { runProxiedDemo, PROXIED_DEMO_KEY } from './proxied.js';

@@ -17,6 +17,11 @@ export { LiveBus } from './bus.js';
 export { RateLimiter } from './rate-limit.js';
 export { MAX_BODY_BYTES, storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
 export { createSpooledIngest, spoolEntryOf, type SpooledIngest } from './spool.js';
+export {
+  createContentIngest,
+  MAX_CONTENT_BODY_BYTES,
+  type ContentIngest,
+} from './proxy-content.js';
 
 export interface IngestOptions {
   store: Store;

@@ -44,8 +44,3 @@ export {
   type TelemetryResult,
 } from './telemetry-thread.js';
 export { startHttpRelay, type HttpRelay } from './http-relay.js';
-export {
-  keepV8WorkOnOwnThreads,
-  lowerThreadPriority,
-  type ThreadPriority,
-} from './thread-priority.js';

@@ -44,11 +44,19 @@ export function toMessage(value: unknown): RpcMessage | null {
   return null;
 }
 
+/** One message of a JSON text, its parsed value, and its own JSON text. */
+export interface ParsedEntry {
+  message: RpcMessage;
+  value: unknown;
+  /** The message's text: the whole text for a lone message, its own JSON for a batch member. */
+  text: string;
+}
+
 /**
- * The messages in one JSON text: one message, or each member of a batch. Malformed JSON, or
- * JSON that is not JSON-RPC, gives an empty list — never an exception.
+ * The messages in one JSON text with their values: one message, or each member of a batch.
+ * Malformed JSON, or JSON that is not JSON-RPC, gives an empty list — never an exception.
  */
-export function parseMessages(text: string): RpcMessage[] {
+export function parseEntries(text: string): ParsedEntry[] {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,13 +64,18 @@ export function parseMessages(text: string): RpcMessage[] {
     return [];
   }
   if (Array.isArray(value)) {
-    const out: RpcMessage[] = [];
+    const out: ParsedEntry[] = [];
     for (const item of value) {
       const m = toMessage(item);
-      if (m) out.push(m);
+      if (m) out.push({ message: m, value: item, text: JSON.stringify(item) });
     }
     return out;
   }
   const m = toMessage(value);
-  return m ? [m] : [];
+  return m ? [{ message: m, value, text }] : [];
+}
+
+/** The messages in one JSON text (see {@link parseEntries}). */
+export function parseMessages(text: string): RpcMessage[] {
+  return parseEntries(text).map((e) => e.message);
 }

@@ -9,8 +9,12 @@
  * recorded with it, and one that never does is not recorded (no outcome fits).
  */
 import type { Payload } from '../producer/types.js';
-import { parseMessages, type RpcMessage } from './jsonrpc.js';
-import { isTracked, PendingRequests, type PendingRequest } from './matcher.js';
+import type { ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
+import type { ProxyMessage } from '../shared/proxy-content.js';
+import { contentMessage, type Redactor } from './content.js';
+import { parseEntries, type RpcMessage } from './jsonrpc.js';
+import { isTracked, type PendingRequest } from './matcher.js';
+import { McpSessionState } from './session-state.js';
 import {
   callPayload,
   PROXY_SDK,
@@ -26,18 +30,6 @@ export type ProxyPayload = Payload | ProxyStartupPayload;
 /** Now, in epoch milliseconds with sub-millisecond precision (what `at` arguments are in). */
 export const preciseNow = (): number => performance.timeOrigin + performance.now();
 
-/** One MCP session's state (stdio has one; HTTP has one per `Mcp-Session-Id`). */
-class McpSessionState {
-  clientName = 'unknown';
-  protocolVersion: string | null = null;
-  readonly pending = new PendingRequests();
-  /** Tools of a paginated `tools/list` gathered so far. */
-  toolPages: unknown[] = [];
-  /** The last tool list sent, to skip identical re-lists; `null` before the first. */
-  lastSent: string | null = null;
-  listChanged = false;
-}
-
 /** Counters, for the exit line and tests. */
 export interface ObserverStats {
   calls: number;
@@ -51,17 +43,35 @@ export interface ObserverStats {
    * too far behind): their answers may have been among the bytes that were never copied.
    */
   unobserved: number;
+  /** Requests still open when the session ended cleanly (not crashes; sent as `unanswered`). */
+  unanswered: number;
+}
+
+/** Where the content goes (the sink posts it to PROXY_CONTENT_PATH). */
+export interface ContentTarget {
+  message(sessionId: string, message: ProxyMessage): void;
+  session(sessionId: string, info: ProxySessionInfo): void;
+  unanswered(sessionId: string, requests: UnansweredRequest[]): void;
 }
 
 /** Options for {@link TrafficObserver}. */
 export interface ObserverOptions {
-  /** `s_` + 12 hex: one per proxy process. */
-  sessionId: string;
+  /**
+   * The MCPulse session id (`s_` + 12 hex) of each MCP session seen: a fixed one (stdio: one
+   * per proxy process), or a function giving a fresh one per session (HTTP).
+   */
+  sessionId: string | (() => string);
   transport: ProxyTransport;
   /** Receives every payload; must not throw (errors are swallowed). */
   emit: (payload: ProxyPayload) => void;
   /** `--client NAME`: the client name for every payload, instead of `clientInfo.name`. */
   clientName?: string;
+  /** Receives session info, unanswered requests and (with `redactor`) every message. */
+  content?: ContentTarget;
+  /** Set to capture message bodies (`--no-content` leaves it out). */
+  redactor?: Redactor;
+  /** The server's `serverInfo.name` from its first `initialize` answer (null if it sent none). */
+  onServerName?: (name: string | null) => void;
 }
 
 /** Reads both directions of MCP traffic and emits `startup` and `call` payloads. */
@@ -73,7 +83,9 @@ export class TrafficObserver {
     cancelled: 0,
     unreadable: 0,
     unobserved: 0,
+    unanswered: 0,
   };
+  private serverNamed = false;
 
   constructor(private readonly options: ObserverOptions) {}
 
@@ -83,11 +95,12 @@ export class TrafficObserver {
    * when the relay saw it ({@link preciseNow}), which may be a little before this runs.
    */
   fromClient(text: string, scope = '', at = preciseNow()): string[] {
-    const messages = this.parse(text);
     const started: string[] = [];
-    for (const m of messages) {
+    for (const entry of this.parse(text)) {
       try {
-        const key = this.clientMessage(m, this.session(scope), at);
+        const state = this.session(scope);
+        this.log(state, entry, 'client', at);
+        const key = this.clientMessage(entry.message, state, at);
         if (key) started.push(key);
       } catch {
         // An observer bug must never reach the relay.
@@ -98,9 +111,11 @@ export class TrafficObserver {
 
   /** One JSON text the server sent, seen by the relay at `at`. */
   fromServer(text: string, scope = '', at = preciseNow()): void {
-    for (const m of this.parse(text)) {
+    for (const entry of this.parse(text)) {
       try {
-        this.serverMessage(m, this.session(scope), at);
+        const state = this.session(scope);
+        this.log(state, entry, 'server', at);
+        this.serverMessage(entry.message, state, at);
       } catch {
         // As above.
       }
@@ -130,9 +145,24 @@ export class TrafficObserver {
     }
   }
 
-  /** {@link abandon} for every MCP session seen. */
-  abandonAll(at = preciseNow()): void {
-    for (const scope of new Set(this.sessions.keys())) this.abandon(scope, undefined, false, at);
+  /**
+   * The session is over. `clean` (the client closed and the server exited 0, or an HTTP proxy
+   * was stopped): requests still open are not crashes; they are sent as `unanswered` content
+   * and no call is recorded for them. Otherwise the server died: {@link abandon} for every
+   * session, each pending call `crashed`.
+   */
+  abandonAll(at = preciseNow(), clean = false): void {
+    // One entry per state: an HTTP session is under its exchange scope and its server id.
+    for (const [state, scope] of new Map([...this.sessions].map(([k, v]) => [v, k]))) {
+      if (!clean) {
+        this.abandon(scope, undefined, false, at);
+        continue;
+      }
+      for (const key of state.pending.keys()) state.pending.take(key);
+      const open = state.takeUnanswered();
+      this.counters.unanswered += open.length;
+      if (open.length > 0) this.options.content?.unanswered(state.sessionId, open);
+    }
   }
 
   /**
@@ -152,21 +182,45 @@ export class TrafficObserver {
     return { ...this.counters };
   }
 
-  private parse(text: string): RpcMessage[] {
+  private parse(text: string): ReturnType<typeof parseEntries> {
     if (text.trim() === '') return [];
-    const messages = parseMessages(text);
-    if (messages.length === 0) this.counters.unreadable++;
-    return messages;
+    const entries = parseEntries(text);
+    if (entries.length === 0) this.counters.unreadable++;
+    return entries;
   }
 
   private session(scope: string): McpSessionState {
     let state = this.sessions.get(scope);
     if (!state) {
-      state = new McpSessionState();
-      if (this.options.clientName) state.clientName = this.options.clientName.slice(0, 128);
+      const id = this.options.sessionId;
+      state = new McpSessionState({
+        sessionId: typeof id === 'string' ? id : id(),
+        transport: this.options.transport,
+        clientName: this.options.clientName,
+      });
       this.sessions.set(scope, state);
     }
     return state;
+  }
+
+  /** Files the message in its session and, when capturing, hands its stored form on. */
+  private log(
+    state: McpSessionState,
+    entry: ReturnType<typeof parseEntries>[number],
+    direction: 'client' | 'server',
+    at: number,
+  ): void {
+    const facts = state.facts(entry.message, direction, at);
+    const { content, redactor } = this.options;
+    if (!content || !redactor) return;
+    try {
+      content.message(
+        state.sessionId,
+        contentMessage(state.seq++, facts, entry.text, entry.value, redactor),
+      );
+    } catch {
+      // As in send(): delivery is the sink's business.
+    }
   }
 
   private clientMessage(m: RpcMessage, state: McpSessionState, at: number): string | null {
@@ -181,6 +235,7 @@ export class TrafficObserver {
     }
     if (m.kind !== 'request' || !isTracked(m.method)) return null;
     if (m.method === 'initialize') {
+      state.clientInitialize(m.params);
       const name = (m.params as { clientInfo?: { name?: unknown } } | null)?.clientInfo?.name;
       if (this.options.clientName) state.clientName = this.options.clientName.slice(0, 128);
       else if (typeof name === 'string' && name) state.clientName = name.slice(0, 128);
@@ -207,8 +262,13 @@ export class TrafficObserver {
           : { kind: 'error', code: m.code };
       this.recordCall(state, pending, end, at);
     } else if (m.kind === 'result' && pending.method === 'initialize') {
-      const version = (m.result as { protocolVersion?: unknown } | null)?.protocolVersion;
-      if (typeof version === 'string') state.protocolVersion = version;
+      const info = state.serverInitialize(m.result);
+      state.protocolVersion = info.protocol_version;
+      this.options.content?.session(state.sessionId, info);
+      if (!this.serverNamed) {
+        this.serverNamed = true;
+        this.options.onServerName?.(info.server.name);
+      }
     } else if (m.kind === 'result' && pending.method === 'tools/list') {
       this.listed(state, pending, m.result);
     }
@@ -231,7 +291,7 @@ export class TrafficObserver {
     this.send({
       v: 1,
       type: 'startup',
-      session_id: this.options.sessionId,
+      session_id: state.sessionId,
       client_name: state.clientName,
       sdk: PROXY_SDK,
       transport: this.options.transport,
@@ -249,7 +309,7 @@ export class TrafficObserver {
     this.counters.calls++;
     this.send(
       callPayload({
-        sessionId: this.options.sessionId,
+        sessionId: state.sessionId,
         clientName: state.clientName,
         params: pending.params,
         startedAt: new Date(pending.at).toISOString(),

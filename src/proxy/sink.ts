@@ -1,18 +1,31 @@
 /**
- * Where the proxy's payloads go: held until the MCP traffic pauses, then handed to the
- * producer's own buffer (requests of at most 500, no retries). The proxy sits on the path of a
- * live session, and the dashboard storing calls shares the machine with it, so telemetry is sent
- * in the gaps: when no traffic has been relayed for {@link QUIET_MS}, or when the oldest held
- * payload is {@link MAX_AGE_MS} old (a session that never pauses still shows up every few
- * seconds), or when {@link HIGH_WATER} are held. Payloads are also held while the proxy is still
- * finding or starting the dashboard — the relay starts at once, telemetry catches up.
+ * Where the proxy's payloads and content go: held until the MCP traffic pauses, then posted —
+ * telemetry to `/v1/ingest` in batches of at most 500 (exactly what an SDK sends), content to
+ * PROXY_CONTENT_PATH. The proxy sits on the path of a live session, and the dashboard storing
+ * calls shares the machine with it, so sending waits for a gap: when no traffic has been relayed
+ * for {@link QUIET_MS}, or when the oldest held payload is {@link MAX_AGE_MS} old, or when
+ * {@link HIGH_WATER} are held. Payloads are also held while the dashboard is still being found
+ * or started, and while the project key is not known yet (it comes from the server's answer to
+ * `initialize`).
  *
- * Delivery can only ever lose telemetry, never touch the MCP session: nothing here is awaited
- * on the relay's path, and every failure is counted and told once, in one line at exit.
+ * Nothing is lost at exit: what was not accepted by then (still held, queued, in flight, or
+ * refused while the dashboard was away) is handed off to a spool file and a detached poster
+ * (spool.ts). The only losses are what the hand-off itself could not write, and payloads pushed
+ * out of a full hold, and the exit line counts exactly those.
  */
-import { PayloadBuffer } from '../producer/buffer.js';
-import { resolveOptions, type SendReport } from '../producer/options.js';
-import { preciseNow, type ProxyPayload } from './observer.js';
+import type { CallPayload } from '../producer/types.js';
+import type { ProxyMessage, ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
+import { preciseNow, type ContentTarget, type ProxyPayload } from './observer.js';
+import {
+  contentPosts,
+  type HeldContent,
+  type Post,
+  type SinkReport,
+  type Tally,
+} from './sink-posts.js';
+import { adoptLeftovers, handOff, isFinalRefusal } from './spool.js';
+
+export { dropLine, type SinkReport, type Tally } from './sink-posts.js';
 
 /** Send once no traffic has been relayed for this long. */
 export const QUIET_MS = 50;
@@ -20,69 +33,68 @@ export const QUIET_MS = 50;
 export const MAX_AGE_MS = 5000;
 /** …or once this many are held (a flood that never pauses: bounded memory, bounded lag). */
 export const HIGH_WATER = 25_000;
-
-/**
- * How many may be held at all (then the oldest go): far past an SDK's 1000, because one proxy
- * can see a burst of calls from a client faster than a dashboard on the same machine stores
- * them, and while the dashboard is still being found or started (tens of MB at most).
- */
+/** Payloads per ingest request: the receiver's limit (wire-format §1). */
+const PER_INGEST = 500;
+/** How many payloads, and messages, may be held at all (then the oldest go, counted). */
 const MAX_HELD = 50_000;
 
 /** Options for {@link TelemetrySink}; the defaults are the constants above. */
 export interface SinkOptions {
-  key: string;
+  /** The project key, when known from the start (`--key`); else {@link TelemetrySink.setKey}. */
+  key?: string;
+  /** The key used at exit if none was set by then (the server never answered `initialize`). */
+  fallbackKey?: string;
+  /** Where to hand off to if no dashboard was ever found (the `--url` asked for). */
+  url?: string;
   quietMs?: number;
   maxAgeMs?: number;
   highWater?: number;
   /** Abort a request after this long. Default 5000 ms. */
   timeoutMs?: number;
-  /**
-   * When traffic was last relayed (preciseNow), asked at the moment of deciding — for a caller
-   * that can see it directly (the telemetry thread looks at the ring), since `traffic()` calls
-   * can be late on a thread that only runs on idle CPU.
-   */
+  /** When traffic was last relayed (preciseNow), asked at the moment of deciding. */
   lastTraffic?: () => number;
+  /** The environment the poster is started with (its spool folder). */
+  env?: NodeJS.ProcessEnv;
 }
 
-/** What happened to the payloads, for the exit line. */
-export interface SinkReport {
-  added: { calls: number; startups: number };
-  sent: { calls: number; startups: number };
-  dropped: { calls: number; startups: number };
-  /** Why the first payload was lost, when one was. */
-  reason: string | null;
-}
-
+const none = (): Tally => ({ calls: 0, startups: 0, messages: 0 });
+const addTo = (into: Tally, t: Tally) => {
+  into.calls += t.calls;
+  into.startups += t.startups;
+  into.messages += t.messages;
+};
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
 
-/** Holds payloads and sends them to the dashboard, once it is known, when the traffic pauses. */
-export class TelemetrySink {
+/** Holds payloads and content and sends them once the dashboard and the key are known. */
+export class TelemetrySink implements ContentTarget {
   private held: ProxyPayload[] = [];
-  /** When the oldest held payload was added (preciseNow). */
+  private heldContent = new Map<string, HeldContent>();
+  private heldMessages = 0;
+  /** When the oldest held payload or message was added (preciseNow). */
   private heldSince = 0;
-  /** When the relay last saw traffic (preciseNow); 0 if it never said. */
   private trafficAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private buffer: PayloadBuffer | null = null;
   private endpoint: string | null = null;
-  private unavailable: string | null = null;
+  private key: string | null;
   private reason: string | null = null;
   private resolved!: () => void;
   private readonly settled = new Promise<void>((resolve) => (this.resolved = resolve));
-  private readonly added = { calls: 0, startups: 0 };
-  private readonly sent = { calls: 0, startups: 0 };
-  /** When the dashboard last accepted a batch (while closing). */
+  private readonly queue: Post[] = [];
+  /** Posts the dashboard did not accept: kept for the hand-off at exit. */
+  private readonly refused: Post[] = [];
+  private inFlight: Post | null = null;
+  private pumping = false;
+  private readonly counts = { added: none(), sent: none(), handedOff: none(), dropped: none() };
   private progressAt = 0;
-  /** Resolves `hurried`; null once called. */
   private hurry: (() => void) | null = null;
   private readonly hurried = new Promise<void>((resolve) => (this.hurry = resolve));
-  /** Aborts requests still in flight when the exit budget runs out, so nothing holds the exit. */
   private readonly abandon = new AbortController();
   private readonly quietMs: number;
   private readonly maxAgeMs: number;
   private readonly highWater: number;
 
   constructor(private readonly options: SinkOptions) {
+    this.key = options.key ?? null;
     this.quietMs = options.quietMs ?? QUIET_MS;
     this.maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
     this.highWater = options.highWater ?? HIGH_WATER;
@@ -90,14 +102,43 @@ export class TelemetrySink {
 
   /** Takes one payload; never throws, never waits. */
   add(payload: ProxyPayload): void {
-    if (payload.type === 'call') this.added.calls++;
-    else this.added.startups++;
-    if (this.unavailable !== null) return;
-    if (this.held.length === 0) this.heldSince = preciseNow();
-    else if (this.held.length >= MAX_HELD) this.held.shift();
+    const kind = payload.type === 'call' ? 'calls' : 'startups';
+    this.counts.added[kind]++;
+    this.hold();
+    if (this.held.length >= MAX_HELD) {
+      const lost = this.held.shift()!;
+      this.counts.dropped[lost.type === 'call' ? 'calls' : 'startups']++;
+      this.reason ??= 'more were waiting for the dashboard than the proxy holds';
+    }
     this.held.push(payload);
-    if (this.held.length >= this.highWater) this.release();
-    else this.arm();
+    this.due();
+  }
+
+  /** One captured message of session `sessionId`. */
+  message(sessionId: string, message: ProxyMessage): void {
+    this.counts.added.messages++;
+    this.hold();
+    if (this.heldMessages >= MAX_HELD) {
+      this.counts.dropped.messages++;
+      this.reason ??= 'more were waiting for the dashboard than the proxy holds';
+      return;
+    }
+    this.heldMessages++;
+    this.contentOf(sessionId).messages.push(message);
+    this.due();
+  }
+
+  /** What the client and the server said at `initialize`. */
+  session(sessionId: string, info: ProxySessionInfo): void {
+    this.contentOf(sessionId).session = info;
+    this.due();
+  }
+
+  /** Requests left open by a clean end of the session. */
+  unanswered(sessionId: string, requests: UnansweredRequest[]): void {
+    const held = this.contentOf(sessionId);
+    held.unanswered = [...(held.unanswered ?? []), ...requests];
+    this.due();
   }
 
   /** The relay saw traffic at `at` (preciseNow): sending waits for a pause after it. */
@@ -105,86 +146,130 @@ export class TelemetrySink {
     if (at > this.trafficAt) this.trafficAt = at;
   }
 
-  /** The dashboard answers at `endpoint`: send what was held and everything after. */
-  connect(endpoint: string): void {
-    if (this.buffer || this.unavailable !== null) return;
-    this.endpoint = endpoint;
-    this.buffer = new PayloadBuffer(
-      resolveOptions({
-        endpoint,
-        key: this.options.key,
-        // The sink decides when to send (release below); the buffer only cuts requests of 500.
-        flushAt: 500,
-        flushEveryMs: this.maxAgeMs,
-        maxBuffered: MAX_HELD,
-        timeoutMs: this.options.timeoutMs ?? 5000,
-        userAgent: 'mcpulse-devtools-proxy/1',
-        fetch: (url, init) =>
-          fetch(url, {
-            ...init,
-            signal: init?.signal
-              ? AbortSignal.any([init.signal, this.abandon.signal])
-              : this.abandon.signal,
-          }),
-        onSend: (report) => this.onSend(report),
-      }),
-    );
-    this.resolved();
-    if (this.held.length > 0) this.arm();
+  /** The project key, once known (the server's name); what was held goes out with it. */
+  setKey(key: string): void {
+    if (this.key !== null) return;
+    this.key = key;
+    this.ready();
   }
 
-  /** There is no dashboard to send to: everything is dropped, for this reason. */
+  /** The dashboard answers at `endpoint`: send what was held and everything after. */
+  connect(endpoint: string): void {
+    if (this.endpoint !== null) return;
+    this.endpoint = endpoint;
+    this.ready();
+  }
+
+  /** No dashboard was found or started: everything is kept for the hand-off at exit. */
   fail(reason: string): void {
-    if (this.buffer || this.unavailable !== null) return;
-    this.unavailable = reason;
+    if (this.endpoint !== null) return;
     this.reason ??= reason;
-    this.held = [];
-    this.disarm();
     this.resolved();
   }
 
   /**
-   * Sends what is left and reports. Waits while the dashboard keeps accepting batches, giving up
-   * after `idleMs` without progress (a dashboard that is down or hangs must not hold the
-   * client's exit for long) or `capMs` in all (a backlog after a burst of calls gets sent).
-   * Never rejects.
+   * Sends what is left, then hands off what the dashboard did not take. Waits while the
+   * dashboard keeps accepting, giving up after `idleMs` without progress (a dashboard that is
+   * down or hangs must not hold the client's exit for long) or `capMs` in all. Never rejects.
    */
   async close(idleMs = 2000, capMs = 15_000): Promise<SinkReport> {
     const cap = Date.now() + capMs;
     await Promise.race([this.settled, wait(idleMs), this.hurried]);
-    if (this.buffer) {
+    if (this.key === null && this.options.fallbackKey) this.key = this.options.fallbackKey;
+    if (this.endpoint !== null && this.key !== null) {
       this.release();
-      let finished = false;
-      const done = this.buffer.close().then(() => void (finished = true));
       this.progressAt = Date.now();
-      while (!finished) {
+      while (this.queue.length > 0 || this.inFlight) {
         const until = Math.min(this.progressAt + idleMs, cap);
         if (Date.now() >= until || this.hurry === null) break;
-        await Promise.race([done, wait(Math.min(until - Date.now(), 200)), this.hurried]);
+        await Promise.race([wait(Math.min(until - Date.now(), 50)), this.hurried]);
       }
-      this.abandon.abort();
-    } else if (this.unavailable === null) {
+    } else if (this.endpoint === null) {
       this.reason ??= 'the dashboard could not be found or started in time';
     }
-    const dropped = {
-      calls: this.added.calls - this.sent.calls,
-      startups: this.added.startups - this.sent.startups,
+    this.handOffRest();
+    return {
+      added: { ...this.counts.added },
+      sent: { ...this.counts.sent },
+      handedOff: { ...this.counts.handedOff },
+      dropped: { ...this.counts.dropped },
+      reason: this.reason,
+      spool: this.spoolFile,
     };
-    if ((dropped.calls > 0 || dropped.startups > 0) && this.reason === null)
-      this.reason = `the dashboard at ${this.endpoint ?? '?'} did not take them in time`;
-    return { added: { ...this.added }, sent: { ...this.sent }, dropped, reason: this.reason };
   }
 
-  /** When traffic was last relayed, as best known right now. */
+  /** Ends a {@link close} in progress now: the client is stopping the proxy with a signal. */
+  stopNow(reason: string): void {
+    if (this.hurry === null) return;
+    this.reason ??= reason;
+    this.hurry();
+    this.hurry = null;
+  }
+
+  private spoolFile: string | null = null;
+
+  /** Everything not accepted goes to the spool; counted as handed off, or dropped if it fails. */
+  private handOffRest(): void {
+    // Stop the loop first so nothing more is queued or counted behind the hand-off's back.
+    this.pumping = true;
+    this.abandon.abort();
+    const rest = [...(this.inFlight ? [this.inFlight] : []), ...this.refused, ...this.queue];
+    this.inFlight = null;
+    this.queue.length = 0;
+    this.refused.length = 0;
+    rest.push(...this.drainHeld());
+    if (rest.length === 0) return;
+    const total = none();
+    for (const p of rest) addTo(total, p);
+    const endpoint = this.endpoint ?? this.options.url;
+    try {
+      if (!endpoint || this.key === null) throw new Error('no dashboard URL or key to send to');
+      this.spoolFile = handOff(
+        endpoint,
+        this.key,
+        rest.map(({ path, body }) => ({ path, body })),
+        this.options.env,
+      );
+      addTo(this.counts.handedOff, total);
+    } catch (error) {
+      addTo(this.counts.dropped, total);
+      this.reason = `the hand-off failed: ${(error as Error).message}`;
+    }
+  }
+
+  private hold(): void {
+    if (this.held.length === 0 && this.heldMessages === 0) this.heldSince = preciseNow();
+  }
+
+  private contentOf(sessionId: string): HeldContent {
+    let held = this.heldContent.get(sessionId);
+    if (!held) this.heldContent.set(sessionId, (held = { messages: [] }));
+    return held;
+  }
+
+  private ready(): void {
+    if (this.endpoint === null || this.key === null) return;
+    this.resolved();
+    this.due();
+    // Hand-offs an earlier proxy's poster gave up on (the dashboard was away too long): now
+    // that this key's dashboard answers, post them.
+    adoptLeftovers(this.endpoint, this.key, this.options.env);
+  }
+
+  /** After something was held: send now (high water), or make sure a timer looks again. */
+  private due(): void {
+    if (this.held.length + this.heldMessages >= this.highWater) this.release();
+    else this.arm();
+  }
+
   private lastTrafficAt(): number {
     const seen = this.options.lastTraffic?.() ?? 0;
     if (seen > this.trafficAt) this.trafficAt = seen;
     return this.trafficAt;
   }
 
-  /** Makes sure a timer will look again when the pause or the age may be reached. */
   private arm(): void {
-    if (this.timer || !this.buffer) return;
+    if (this.timer || this.endpoint === null || this.key === null) return;
     const now = preciseNow();
     const quietIn = this.lastTrafficAt() + this.quietMs - now;
     const ageIn = this.heldSince + this.maxAgeMs - now;
@@ -200,53 +285,81 @@ export class TelemetrySink {
     this.timer.unref?.();
   }
 
-  private disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  /** Hands everything held to the buffer, which sends it now in requests of at most 500. */
-  private release(): void {
-    if (!this.buffer || this.held.length === 0) return;
-    this.disarm();
+  /** Turns everything held into posts: telemetry first (content refers to its calls). */
+  private drainHeld(): Post[] {
+    const posts: Post[] = [];
     const held = this.held;
     this.held = [];
-    for (const payload of held) this.buffer.add(payload);
-    void this.buffer.flush();
+    for (let i = 0; i < held.length; i += PER_INGEST) {
+      const batch = held.slice(i, i + PER_INGEST);
+      const calls = batch.filter((p): p is CallPayload => p.type === 'call').length;
+      const body = JSON.stringify({ batch });
+      posts.push({ path: '/v1/ingest', body, calls, startups: batch.length - calls, messages: 0 });
+    }
+    for (const [sessionId, content] of this.heldContent)
+      posts.push(...contentPosts(sessionId, content));
+    this.heldContent.clear();
+    this.heldMessages = 0;
+    return posts;
+  }
+
+  /** Queues everything held and makes sure the queue is being sent. */
+  private release(): void {
+    if (this.endpoint === null || this.key === null) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.queue.push(...this.drainHeld());
+    void this.pump();
+  }
+
+  /** Sends the queue one request at a time (the dashboard stores them in order). */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && this.endpoint !== null && this.key !== null) {
+        const post = this.queue.shift()!;
+        this.inFlight = post;
+        const answer = await this.send(post);
+        if (this.inFlight !== post) return; // Handed off while in flight.
+        this.inFlight = null;
+        if (answer === 'ok') {
+          addTo(this.counts.sent, post);
+          this.progressAt = Date.now();
+        } else if (answer === 'never') addTo(this.counts.dropped, post);
+        else this.refused.push(post);
+      }
+    } finally {
+      if (!this.abandon.signal.aborted) this.pumping = false;
+    }
   }
 
   /**
-   * Ends a {@link close} in progress now (what was not sent is reported dropped): the client is
-   * stopping the proxy with a signal and will not wait for the rest.
+   * One request: `ok`, `later` (no answer, or an answer that may change: 408, 429, 5xx — kept
+   * for the hand-off), or `never` (refused as it is, e.g. 400/401/404: retrying cannot help).
    */
-  stopNow(reason: string): void {
-    if (this.hurry === null) return;
-    this.reason ??= reason;
-    this.hurry();
-    this.hurry = null;
-  }
-
-  private onSend(report: SendReport): void {
-    if (report.ok) {
-      this.progressAt = Date.now();
-      this.sent.calls += report.calls;
-      this.sent.startups += report.payloads - report.calls;
-      return;
+  private async send(post: Post): Promise<'ok' | 'later' | 'never'> {
+    try {
+      const res = await fetch(`${this.endpoint}${post.path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${this.key}`,
+          'user-agent': 'mcpulse-devtools-proxy/1',
+        },
+        body: post.body,
+        signal: AbortSignal.any([
+          AbortSignal.timeout(this.options.timeoutMs ?? 5000),
+          this.abandon.signal,
+        ]),
+      });
+      await res.body?.cancel().catch(() => {});
+      if (res.ok) return 'ok';
+      this.reason ??= `the dashboard at ${this.endpoint} answered HTTP ${res.status}`;
+      return isFinalRefusal(res.status) ? 'never' : 'later';
+    } catch {
+      this.reason ??= `no answer from the dashboard at ${this.endpoint}`;
+      return 'later';
     }
-    this.reason ??=
-      report.status === 'error'
-        ? `no answer from the dashboard at ${this.endpoint}`
-        : `the dashboard at ${this.endpoint} answered HTTP ${report.status}`;
   }
-}
-
-/** The one stderr line about lost telemetry, or `null` when nothing was lost. */
-export function dropLine(report: SinkReport): string | null {
-  const { calls, startups } = report.dropped;
-  if (calls === 0 && startups === 0) return null;
-  const what = [
-    `${calls} call${calls === 1 ? '' : 's'}`,
-    `${startups} startup${startups === 1 ? '' : 's'}`,
-  ].join(' and ');
-  return `mcpulse-devtools proxy: dropped the telemetry of ${what} (${report.reason ?? 'unknown reason'}); the MCP session itself was not affected\n`;
 }

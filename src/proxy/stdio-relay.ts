@@ -12,8 +12,11 @@ export interface RelayTap {
   client(chunk: Buffer): void;
   /** Bytes the server sent, already forwarded to the client. */
   server(chunk: Buffer): void;
-  /** The server exited and its output has been forwarded. */
-  end(): void;
+  /**
+   * The server exited and its output has been forwarded. `clean`: the client had closed its
+   * side first and the server exited 0 — a normal end, not a crash.
+   */
+  end(clean: boolean): void;
 }
 
 /** Options for {@link startStdioRelay}. */
@@ -63,6 +66,8 @@ export function startStdioRelay(options: StdioRelayOptions): StdioRelay {
     stdio: ['pipe', 'pipe', inheritStderr ? 'inherit' : 'pipe'],
     env: options.env ?? process.env,
   });
+  let clientClosed = false;
+  stdin.once('end', () => (clientClosed = true));
   const done = new Promise<StdioRelayEnd>((resolve) => {
     let settled = false;
     child.once('error', (error) => {
@@ -77,7 +82,7 @@ export function startStdioRelay(options: StdioRelayOptions): StdioRelay {
       settled = true;
       stdin.unpipe(child.stdin!);
       try {
-        tap.end();
+        tap.end(clientClosed && code === 0 && signal === null);
       } catch {
         // As above.
       }

@@ -25,7 +25,14 @@ export interface TelemetryInit {
   sessionId: string;
   transport: ProxyTransport;
   clientName?: string;
-  key: string;
+  /** `--key`, when given; else the server's `serverInfo.name` decides (project-key.ts). */
+  key?: string;
+  /** The key if the server never names itself. */
+  fallbackKey: string;
+  /** Capture message bodies. */
+  content: boolean;
+  /** Key names to redact beside the defaults. */
+  redactKeys: string[];
   /** The dashboard to find, or start there (`--url`, `--db`). */
   url: string;
   db?: string;
@@ -33,7 +40,9 @@ export interface TelemetryInit {
 
 /** Messages to the thread (the traffic itself goes through the ring). */
 export type ToWorker =
-  { k: 'end'; t: number } | { k: 'close'; budget: number } | { k: 'stop-now'; reason: string };
+  | { k: 'end'; t: number; clean: boolean }
+  | { k: 'close'; budget: number }
+  | { k: 'stop-now'; reason: string };
 
 /** What closing reports. */
 export interface TelemetryResult {
@@ -107,9 +116,12 @@ export class TelemetryThread {
     return this.ring.used;
   }
 
-  /** The server is gone: calls still waiting for an answer are recorded as crashed. */
-  end(): void {
-    this.send({ k: 'end', t: preciseNow() });
+  /**
+   * The server is gone. `clean` (the client closed, the server exited 0): requests still open
+   * are sent as unanswered; otherwise calls still waiting are recorded as crashed.
+   */
+  end(clean = false): void {
+    this.send({ k: 'end', t: preciseNow(), clean });
   }
 
   /**
@@ -125,10 +137,12 @@ export class TelemetryThread {
     return (
       result ?? {
         report: {
-          added: { calls: 0, startups: 0 },
-          sent: { calls: 0, startups: 0 },
-          dropped: { calls: 0, startups: 0 },
+          added: { calls: 0, startups: 0, messages: 0 },
+          sent: { calls: 0, startups: 0, messages: 0 },
+          handedOff: { calls: 0, startups: 0, messages: 0 },
+          dropped: { calls: 0, startups: 0, messages: 0 },
           reason: this.failure ?? 'the telemetry thread did not answer',
+          spool: null,
         },
         stats: null,
         skippedBytes: this.skipped,

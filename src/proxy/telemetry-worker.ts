@@ -6,11 +6,13 @@
  * moves the client's bytes. See telemetry-thread.ts for the other side; the CLI's worker entry
  * (src/cli/commands/proxy-telemetry.ts) runs this with its way of finding the dashboard.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { preciseNow, TrafficObserver } from './observer.js';
+import { Redactor } from './content.js';
+import { chooseKey } from './project-key.js';
 import { QUIET_MS, TelemetrySink } from './sink.js';
-import { lowerThreadPriority } from './thread-priority.js';
 import type { TelemetryInit, TelemetryWorkerData, ToWorker } from './telemetry-thread.js';
 import { NOTHING_LOST, RingReader, type Lost, type RingRecord } from './traffic-ring.js';
 
@@ -48,21 +50,35 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     }
     return writtenAt;
   };
-  const sink = new TelemetrySink({ key: init.key, lastTraffic });
+  const sink = new TelemetrySink({
+    key: init.key,
+    fallbackKey: init.fallbackKey,
+    url: init.url,
+    lastTraffic,
+  });
   const observer = new TrafficObserver({
     sessionId: init.sessionId,
     transport: init.transport,
     clientName: init.clientName,
     emit: (p) => sink.add(p),
+    content: sink,
+    redactor: init.content ? new Redactor(init.redactKeys) : undefined,
+    onServerName: (name) => chooseKey(init, sink, name),
   });
 
+  // V8's defaults, no run-time flag (one set after V8 started killed every session ~8 s in),
+  // and the normal scheduling policy. Only the thread's nice value is raised — a plain
+  // setpriority on this thread (Linux: pid 0 is the calling thread), so the relay, the client
+  // and the server win a busy CPU from it: 19, or 10 when it serves a dashboard it started.
   const served = connect(init, sink);
-  // Once the dashboard is found, this thread only runs on CPU that the relay, the client and
-  // the server leave idle. Falling behind during a burst is fine: copies wait in the ring
-  // (bounded: RING_BYTES, then a told gap), the sink holds payloads until the traffic pauses,
-  // and the exit flush keeps going while the dashboard makes progress (docs/benchmarks.md). A
-  // dashboard this thread started itself is served from it, so it stays at nice 10 instead.
-  void served.then((started) => lowerThreadPriority(started ? 'background' : 'idle'));
+  void served.then((started) => {
+    if (process.platform !== 'linux') return;
+    try {
+      setPriority(0, started ? 10 : 19);
+    } catch {
+      // Not allowed here: the thread keeps the process's priority.
+    }
+  });
 
   /** One direction: its line splitter, and when the bytes of the line being read arrived. */
   function direction(onText: (text: string, at: number) => void) {
@@ -127,11 +143,13 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     drain();
     switch (m.k) {
       case 'end':
-        return observer.abandonAll(m.t);
+        return observer.abandonAll(m.t, m.clean);
       case 'stop-now':
         return sink.stopNow(m.reason);
       case 'close':
         void (async () => {
+          // A server that never named itself: the script's key, said as a named one would be.
+          if (!init.key) chooseKey(init, sink, null);
           const report = await sink.close(m.budget);
           await (await served)?.stop();
           parentPort!.postMessage({ k: 'closed', report, stats: observer.stats() });

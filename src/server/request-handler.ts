@@ -1,12 +1,19 @@
 /**
- * The request handler: host and origin checks, then `/v1/ingest` to ingest, `/api/stream` to
+ * The request handler: host and origin checks, then `/v1/ingest` to ingest, the proxy's
+ * content (`/v1/local/proxy`) to its own ingest, `/api/stream` to
  * SSE, `/api/*` to the API's operations (src/api) and anything else to the built renderer.
  * No business logic lives here: it turns HTTP into an operation call and the answer back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runOperation, type AppContext } from '../api/call.js';
 import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
-import { MAX_BODY_BYTES, type SpooledIngest } from '../ingest/index.js';
+import {
+  createContentIngest,
+  MAX_BODY_BYTES,
+  MAX_CONTENT_BODY_BYTES,
+  type SpooledIngest,
+} from '../ingest/index.js';
+import { PROXY_CONTENT_PATH } from '../shared/proxy-content.js';
 import { AmbiguousProjectError, type Store } from '../store/index.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
 import { readBody } from './read-body.js';
@@ -37,6 +44,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const { store, ingest, info, app, policy, rendererDir } = options;
   const routes = compileRoutes(options.routes);
+  const content = createContentIngest(store, app.bus);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(COMMON_HEADERS)) res.setHeader(k, v);
@@ -62,6 +70,21 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
         contentType: req.headers['content-type'],
         userAgent: req.headers['user-agent'],
         body,
+        receivedMs: Date.now(),
+      });
+      if (answer.body) return sendJson(res, answer.status, answer.body, answer.headers);
+      res.writeHead(answer.status, answer.headers);
+      res.end();
+      return;
+    }
+    if (path === PROXY_CONTENT_PATH) {
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { error: `use POST ${PROXY_CONTENT_PATH}` }, { allow: 'POST' });
+      const answer = content({
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        userAgent: req.headers['user-agent'],
+        body: await readBody(req, MAX_CONTENT_BODY_BYTES),
         receivedMs: Date.now(),
       });
       if (answer.body) return sendJson(res, answer.status, answer.body, answer.headers);

@@ -18,10 +18,16 @@ import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
+import {
+  createContentWriter,
+  type ContentRecord,
+  type ContentWriteResult,
+} from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
 import { nativeBindingOptions } from './native-binding.js';
 
-export type { BatchRecord, BatchWriteResult } from './batch-record.js';
+export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
+export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
 export type {
   AppliedRequest,
   SpoolBacklog,
@@ -56,6 +62,8 @@ export interface ReadStore {
 export interface Store extends ReadStore {
   /** Writes one ingest request atomically. */
   writeBatch(record: BatchRecord): BatchWriteResult;
+  /** Writes one post of proxy content atomically (idempotent per session and seq). */
+  writeContent(record: ContentRecord): ContentWriteResult;
   readonly spool: SpoolTable;
 }
 
@@ -137,6 +145,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   // enforces the bound itself before every write transaction.
   const wal = checkpointer ? createWalGuard(db, path, walBytes) : null;
   const guard = (strict: boolean): void => wal?.beforeWrite(strict);
+  const writeContent = createContentWriter(db);
   const spool = createSpoolTable(
     db,
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
@@ -151,6 +160,10 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       const result = write(record);
       if (deferred && result.callIds.length > 0) queue.schedule();
       return result;
+    },
+    writeContent: (record) => {
+      guard(true);
+      return writeContent(record);
     },
     flushDerived: () => {
       guard(false);

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createAgreementReader } from './agreements.js';
+import { createContentReader } from './proxy-content-read.js';
+import { createToolErrorReader } from './tool-errors.js';
 import { callFilterSql } from './filter-sql.js';
 import { hasTable } from './has-table.js';
 import { createProjectResolver, projectRef } from './project-ref.js';
@@ -95,6 +97,37 @@ export function createReader(db: Database.Database) {
       return rows.map(toCallRow);
     },
 
+    /** One call by id, as the calls list shows it; `undefined` when there is none. */
+    call(id: number): CallRow | undefined {
+      const row = prepare(
+        `SELECT id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
+                duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra
+           FROM calls WHERE id = ?`,
+      ).get(id) as RawCall | undefined;
+      return row && toCallRow(row);
+    },
+
+    /**
+     * How many calls of the same tool in the same session started at the same `started_at`
+     * before this one (by arrival): which of several requests tied to one start is this call's.
+     */
+    sameStartBefore(call: CallRow): number {
+      return prepare(
+        `SELECT count(*) FROM calls INDEXED BY calls_by_session
+          WHERE project_id = ? AND session_id = ? AND started_ms = ? AND started_at = ?
+            AND tool_name = ? AND id < ?`,
+      )
+        .pluck()
+        .get(
+          call.project_id,
+          call.session_id,
+          call.started_ms,
+          call.started_at,
+          call.tool_name,
+          call.id,
+        ) as number;
+    },
+
     /** Startups, newest first, optionally for one project or session. */
     startups(filter: { projectId?: number; session?: string }, page: Page = {}): StartupRow[] {
       const parts: string[] = [];
@@ -148,6 +181,12 @@ export function createReader(db: Database.Database) {
 
     /** Agreement verdicts (src/store/agreements.ts). */
     agreements: createAgreementReader(db),
+
+    /** What the proxy captured: messages, `initialize` facts, unanswered requests (src/store/proxy-content-read.ts). */
+    content: createContentReader(db),
+
+    /** Failing calls with their captured answers, for grouping by error text (src/store/tool-errors.ts). */
+    toolErrors: createToolErrorReader(db),
 
     /** Row counts per table, for the status panel. */
     counts: (): TableCounts => counts.get()!,

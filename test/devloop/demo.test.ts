@@ -35,7 +35,7 @@ describe('demo against a running dashboard', () => {
   });
 
   it('stores the scripted traffic: sessions, clients, outcomes, startups', async () => {
-    const { calls } = await t.api('calls', { limit: 1000 });
+    const { calls } = await t.api('calls', { project: 'mp_live_demo', limit: 1000 });
     expect(calls).toHaveLength(46);
     expect(new Set(calls.map((c) => c.session_id)).size).toBe(7);
     expect(tally(calls)).toEqual({ ok: 34, empty: 7, bad_args: 2, tool_error: 1, crashed: 2 });
@@ -44,7 +44,7 @@ describe('demo against a running dashboard', () => {
     );
     // Every started_at is a real, recent instant.
     for (const c of calls) expect(Math.abs(Date.now() - c.started_ms)).toBeLessThan(120_000);
-    const { startups } = await t.api('startups', { limit: 100 });
+    const { startups } = await t.api('startups', { project: 'mp_live_demo', limit: 100 });
     expect(startups).toHaveLength(8);
     // Two clients of one server process: two startups, one session.
     const sso = calls.find((c) => c.client_name === 'Visual Studio Code')!.session_id;
@@ -95,9 +95,29 @@ describe('demo against a running dashboard', () => {
 
   it('groups everything under the demo key’s project', async () => {
     const { projects } = await t.api('projects');
-    expect(projects).toEqual([
-      expect.objectContaining({ key_prefix: 'mp_live_demo', calls: 46, sessions: 7 }),
+    expect(projects).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key_prefix: 'mp_live_demo', calls: 46, sessions: 7 }),
+      ]),
+    );
+  });
+
+  it('runs one session through the real proxy, its own project, with every message kept', async () => {
+    const { projects } = await t.api('projects');
+    expect(projects).toHaveLength(2);
+    const { calls } = await t.api('calls', { project: 'px_demo-proxied', limit: 100 });
+    expect(calls.map((c) => c.tool_name)).toEqual([
+      'search_issues',
+      'get_issue',
+      'get_issue',
+      'run_query',
+      'run_query',
+      'read_activity',
     ]);
+    const { messages } = await t.api('messages', { session: calls[0]!.session_id, limit: 100 });
+    expect(messages.length).toBeGreaterThanOrEqual(2 * (calls.length + 2));
+    const failed = await t.api('call', { id: calls.find((c) => c.tool_name === 'run_query')!.id });
+    expect(failed.content!.error).toBeTruthy();
   });
 });
 
@@ -120,7 +140,8 @@ describe('demo with no dashboard running', () => {
       expect(run.stdout).toContain('46 calls');
       const store = openStore(db, { readonly: true });
       try {
-        expect(store.read.counts()).toMatchObject({ calls: 46, startups: 8, rejections: 0 });
+        // The scripted 46 calls and 8 startups, and the proxied session's 6 calls and 1 startup.
+        expect(store.read.counts()).toMatchObject({ calls: 52, startups: 9, rejections: 0 });
       } finally {
         store.close();
       }

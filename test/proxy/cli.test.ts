@@ -36,7 +36,7 @@ describe('parsing', () => {
       url: 'http://127.0.0.1:9',
       command: 'python3',
       args: ['server.py', '-v'],
-      key: 'px_server',
+      fallbackKey: 'px_server',
     });
   });
 
@@ -49,7 +49,7 @@ describe('parsing', () => {
       parseProxyArgs(['--http', '--target', 'http://localhost:3000/mcp', '--listen', '0'], env),
     ).toMatchObject({
       mode: 'http',
-      key: 'px_localhost-3000',
+      fallbackKey: 'px_localhost-3000',
       listen: 0,
     });
   });

@@ -77,7 +77,7 @@ async function startHangingDashboard(): Promise<{ hanging: Server; url: string }
 }
 
 describe('the dashboard is down or hangs', () => {
-  it('goes down mid-session: every call still answered, one stderr line says what was dropped', async () => {
+  it('goes down mid-session: every call still answered, one stderr line says what was handed off', async () => {
     const gone = await startTestServer();
     const { client, transport } = await connectClient(proxied(TS_SERVER, gone.url));
     await client.listTools();
@@ -95,10 +95,14 @@ describe('the dashboard is down or hangs', () => {
       });
     await client.close();
     expect((await transport.exited).code).toBe(0);
+    // The key line (no --key: the server's name), then one line: what was handed off.
     const lines = transport.stderr().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^mcpulse-devtools proxy: dropped the telemetry of 5 calls and 0 startups \(no answer from the dashboard at http:\/\/127\.0\.0\.1:\d+\); the MCP session itself was not affected$/,
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(
+      "mcpulse-devtools proxy: project key px_ts-fixture (from the server's name 'ts-fixture'; --key KEY to choose)",
+    );
+    expect(lines[1]).toMatch(
+      /^mcpulse-devtools proxy: handed the telemetry of 5 calls, 0 startups, \d+ messages to a background sender \(no answer from the dashboard at http:\/\/127\.0\.0\.1:\d+; spool \S+\); the MCP session itself was not affected$/,
     );
   }, 60_000);
 
@@ -115,13 +119,14 @@ describe('the dashboard is down or hangs', () => {
     // The server exits at once; the proxy waits at most ~2 s for the dashboard, then gives up.
     expect(performance.now() - closing).toBeLessThan(6000);
     const lines = transport.stderr().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('dropped the telemetry of 3 calls and 1 startup');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('project key px_ts-fixture');
+    expect(lines[1]).toContain('handed the telemetry of 3 calls, 1 startup, ');
     hanging.closeAllConnections();
     hanging.close();
   }, 60_000);
 
-  it('is signalled while flushing (a client done waiting): exits at once, one line says what was dropped', async () => {
+  it('is signalled while flushing (a client done waiting): exits at once, one line says what was handed off', async () => {
     const { hanging, url } = await startHangingDashboard();
     const { client, transport } = await connectClient(proxied(TS_SERVER, url));
     await client.listTools();
@@ -135,9 +140,9 @@ describe('the dashboard is down or hangs', () => {
     expect(performance.now() - signalled).toBeLessThan(1500);
     expect(exit.code).toBe(0); // the server's own exit, as before
     const lines = transport.stderr().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(
-      'dropped the telemetry of 3 calls and 1 startup (the client stopped the proxy (SIGTERM) before the dashboard took them)',
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      /handed the telemetry of 3 calls, 1 startup, \d+ messages to a background sender \(the client stopped the proxy \(SIGTERM\) before the dashboard took them; spool/,
     );
     hanging.closeAllConnections();
     hanging.close();

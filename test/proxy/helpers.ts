@@ -15,6 +15,11 @@ import { CLI } from '../helpers/cli.js';
 
 const SERVERS = join(import.meta.dirname, 'servers');
 
+// Every proxy a test starts hands off to a spool folder of this test file's own, and a poster
+// whose dashboard is gone (the test's closed) gives up after 20 s instead of 10 minutes.
+process.env.MCPULSE_DEVTOOLS_SPOOL_DIR ??= mkdtempSync(join(tmpdir(), 'mcpulse-proxy-spool-'));
+process.env.MCPULSE_PROXY_SPOOL_DEADLINE_MS ??= '20000';
+
 /** The TypeScript SDK fixture server, as a command line. */
 export const TS_SERVER = [process.execPath, '--import', 'tsx', join(SERVERS, 'ts-server.ts')];
 /** The hand-written Python server, as a command line. */

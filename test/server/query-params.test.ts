@@ -96,7 +96,8 @@ const NAMES = [
   'project', 'from', 'to', 'tool', 'client', 'session', 'limit', 'offset', 'before', 'batch',
   'chain', 'size_bucket', 'tz', 'cursor', 'bucket', 'order', 'sort', 'format', 'q', 'a', 'b',
   'resolved', 'outcome', 'errors', 'latency', 'from_tool', 'first_call_success', 'retried',
-  'repeated', 'unknown_link', 'retry_of_previous', 'in_chain', 'x', '__proto__', 'constructor',
+  'repeated', 'unknown_link', 'retry_of_previous', 'in_chain', 'after_seq', 'kind', 'method',
+  'x', '__proto__', 'constructor',
 ]; // prettier-ignore
 
 const HOSTILE = [
@@ -160,8 +161,14 @@ it(
             expect(status, where).toBeLessThan(500);
             if (status === 400) {
               const named = /^([a-z_]+): /.exec(error ?? '')?.[1];
-              // A path segment, a parameter sent, or one the route requires (compare's a and b).
-              const required = r.path === '/api/compare' ? ['a', 'b'] : [];
+              // A path segment, a parameter sent, or one the route requires (compare's a and b,
+              // the message log's session).
+              const required =
+                r.path === '/api/compare'
+                  ? ['a', 'b']
+                  : r.path === '/api/messages'
+                    ? ['session']
+                    : [];
               expect([...r.names, ...required, 'id', 'name'], where).toContain(named);
             }
           }

@@ -15,6 +15,7 @@ const KIND_LABEL: Record<Insight['kind'], string> = {
   slow_calls: 'Slow calls',
   heavy_payload: 'Heavy payload',
   dead_tool: 'Never used',
+  first_call_error: 'First-call error',
 };
 
 /** The calls-page conditions that select the calls an insight is about. */
@@ -25,6 +26,8 @@ const CALLS_OF: Record<Insight['kind'], Record<string, string> | null> = {
   heavy_payload: {},
   // A tool that was never called has no calls to show: its page says what it registered.
   dead_tool: null,
+  // The failing first calls, whose error text the insight quotes (proxied calls).
+  first_call_error: { first_call_success: 'false' },
 };
 
 export function InsightList({ insights, limit = 5 }: { insights: Insight[]; limit?: number }) {

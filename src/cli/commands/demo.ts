@@ -1,4 +1,10 @@
-import { runDemo, DEMO_KEY, type DemoResult } from '../../demo/index.js';
+import {
+  runDemo,
+  runProxiedDemo,
+  DEMO_KEY,
+  PROXIED_DEMO_KEY,
+  type DemoResult,
+} from '../../demo/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { parseServerUrl } from './demo-probe.js';
@@ -64,6 +70,11 @@ export const command: Command = {
         fast: values.fast ?? false,
         log: (line) => io.stdout.write(`${line}\n`),
       });
+      // One more session through the real proxy, so the first run also shows content.
+      const proxied = await runProxiedDemo({ endpoint, fast: values.fast ?? false });
+      io.stdout.write(
+        `demo: 1 session through the proxy (${proxied.calls} calls, every message kept) in project ${PROXIED_DEMO_KEY}\n`,
+      );
     } catch (error) {
       await served?.stop();
       throw error;

@@ -2,7 +2,7 @@
  * `proxy`'s command line: the proxy's own flags, then the server command after `--` (or from
  * the first word that is not a flag), so the server's flags are never taken for the proxy's.
  */
-import { basename } from 'node:path';
+import { keyFromName, scriptKey } from '../../proxy/project-key.js';
 import { parseFlags, parsePort } from '../flags.js';
 import { UsageError } from '../io.js';
 import { parseServerUrl } from './demo-probe.js';
@@ -15,16 +15,33 @@ const FLAGS = {
   http: { type: 'boolean' },
   target: { type: 'string' },
   listen: { type: 'string' },
+  'no-content': { type: 'boolean' },
+  'redact-keys': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const TAKES_VALUE = new Set(['--url', '--key', '--client', '--db', '--target', '--listen']);
+const TAKES_VALUE = new Set([
+  '--url',
+  '--key',
+  '--client',
+  '--db',
+  '--target',
+  '--listen',
+  '--redact-keys',
+]);
 
 /** A proxy to run: a stdio server command, or an HTTP target and a local port. */
 export interface ProxyRun {
   mode: 'stdio' | 'http';
   url: string;
-  key: string;
+  /** `--key`: the project key, when given (else the server's name decides, see project-key.ts). */
+  key?: string;
+  /** The key when the server never says its name: the script's package, or the target host. */
+  fallbackKey: string;
+  /** Capture message bodies (`--no-content` turns it off). */
+  content: boolean;
+  /** `--redact-keys`: more key names to redact, beside DEFAULT_SECRET_KEYS. */
+  redactKeys: string[];
   client?: string;
   db?: string;
   /** stdio: the server command and its arguments. */
@@ -51,20 +68,10 @@ function split(argv: string[]): { flags: string[]; command: string[] } {
 }
 
 /**
- * The default key names the server, so each wrapped server is its own project (one key is one
- * MCP server in MCPulse, and the dashboard names a project by its key's first 12 characters):
- * `px_` + the script's name when the command runs one (`node server.js`, `npx -y pkg`,
- * `uvx tool`), else the command's.
+ * The key used until the server names itself (see project-key.ts): the script's package or
+ * name for a stdio command.
  */
-export function defaultKey(command: string, args: string[]): string {
-  const script = args.find((a) => !a.startsWith('-'));
-  const name = basename(script ?? command).replace(/\.[cm]?[jt]s$|\.py$/, '');
-  const slug = name
-    .toLowerCase()
-    .replace(/[^a-z0-9_.@-]+/g, '-')
-    .slice(0, 80);
-  return `px_${slug || 'server'}`;
-}
+export const defaultKey = scriptKey;
 
 /** Parses `proxy`'s argv; throws {@link UsageError} for anything wrong. */
 export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArgs {
@@ -76,7 +83,20 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
     throw new UsageError('--key: an empty key would turn telemetry off');
   if (values.client !== undefined && values.client.trim() === '')
     throw new UsageError('--client: expected a name');
-  const base = { url, client: values.client?.trim(), db: values.db };
+  const redactKeys = (values['redact-keys'] ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  if (values['redact-keys'] !== undefined && redactKeys.length === 0)
+    throw new UsageError('--redact-keys: expected key names, e.g. --redact-keys session,pin');
+  const base = {
+    url,
+    client: values.client?.trim(),
+    db: values.db,
+    key: values.key?.trim(),
+    content: values['no-content'] !== true,
+    redactKeys,
+  };
   if (values.http) {
     if (command.length > 0)
       throw new UsageError(
@@ -95,8 +115,8 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
       throw new UsageError(`--target: expected an http(s) URL, received '${values.target}'`);
     if (values.listen === undefined) throw new UsageError('--http needs --listen PORT');
     const listen = parsePort(values.listen, 0);
-    const key = values.key?.trim() ?? `px_${target.host.replace(/[^a-z0-9.-]+/gi, '-')}`;
-    return { mode: 'http', ...base, key, command: '', args: [], target, listen };
+    const fallbackKey = keyFromName(target.host.replace(/[^a-z0-9.-]+/gi, '-'));
+    return { mode: 'http', ...base, fallbackKey, command: '', args: [], target, listen };
   }
   if (values.target !== undefined || values.listen !== undefined)
     throw new UsageError('--target and --listen belong to --http mode');
@@ -105,7 +125,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
   return {
     mode: 'stdio',
     ...base,
-    key: values.key?.trim() ?? defaultKey(cmd, args),
+    fallbackKey: scriptKey(cmd, args),
     command: cmd,
     args,
     listen: 0,

@@ -7,10 +7,11 @@ import {
   TelemetrySink,
   TelemetryThread,
   TrafficObserver,
-  keepV8WorkOnOwnThreads,
   unobservedLine,
   type SinkReport,
 } from '../../proxy/index.js';
+import { Redactor } from '../../proxy/content.js';
+import { chooseKey } from '../../proxy/project-key.js';
 import { connectDashboard, LABEL } from './proxy-dashboard.js';
 import type { CliIO, Command } from '../io.js';
 import { parseProxyArgs, type ProxyRun } from './proxy-args.js';
@@ -27,16 +28,23 @@ server and is the server as far as the client can tell. --http: relays Streamabl
 
   --url URL      dashboard to send to (default http://localhost:7857, or $MCPULSE_DEVTOOLS_PORT);
                  if none answers there, one is started and runs as long as this proxy
-  --key KEY      ingest key; one key is one server's project
-                 (default px_<script or command name>, or px_<target host>)
+  --key KEY      ingest key; one key is one server's project (default px_<the server's
+                 serverInfo.name>, else px_<script's package or command>, or px_<target host>;
+                 said on stderr once)
+  --no-content   do not capture message bodies (session info and unanswered requests still go)
+  --redact-keys a,b
+                 more key names whose values are redacted before storing, beside the defaults
+                 (authorization, password, token, secret, api_key, cookie, credential, …)
   --client NAME  client name to record, instead of the one the client sends in initialize
   --db PATH      database of the dashboard this command starts, if it starts one
   --http         Streamable HTTP mode (needs --target and --listen)
   --target URL   the server's MCP endpoint, e.g. http://localhost:3000/mcp
   --listen PORT  local port for the client to connect to (0 picks one)
 
-Telemetry never affects the MCP session: if the dashboard is down or slow, the traffic goes
-through as before and one line on stderr says what was dropped. See docs/proxy.md.
+Every JSON-RPC message is kept with the session on this machine (bodies over 256 KB cut,
+secret-looking values redacted). Telemetry never affects the MCP session: if the dashboard is
+down or slow, the traffic goes through as before, and what it did not take by exit is handed to
+a background sender (one line on stderr says so). See docs/proxy.md.
 `;
 
 /** Exit code for how the server ended: its own code, or 128 + the signal's number. */
@@ -58,7 +66,6 @@ async function finish(report: SinkReport, io: CliIO, served?: Promise<Served | u
 }
 
 async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
-  keepV8WorkOnOwnThreads();
   // Finding the dashboard, observing, measuring and sending all run on their own thread,
   // never on the relay's.
   const telemetry = new TelemetryThread(new URL('./proxy-telemetry.js', import.meta.url), {
@@ -66,6 +73,9 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
     transport: 'stdio',
     clientName: args.client,
     key: args.key,
+    fallbackKey: args.fallbackKey,
+    content: args.content,
+    redactKeys: args.redactKeys,
     url: args.url,
     db: args.db,
   });
@@ -102,10 +112,14 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
 }
 
 async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
-  const sink = new TelemetrySink({ key: args.key });
+  const sink = new TelemetrySink({ key: args.key, fallbackKey: args.fallbackKey, url: args.url });
   const observer = new TrafficObserver({
-    sessionId: newSessionId(),
+    // One MCPulse session per MCP session (Mcp-Session-Id) and per stateless exchange.
+    sessionId: newSessionId,
     transport: 'http',
+    content: sink,
+    redactor: args.content ? new Redactor(args.redactKeys) : undefined,
+    onServerName: (name) => chooseKey(args, sink, name, io.stderr),
     // A payload is emitted as its exchange ends: traffic, so the sink waits for a pause.
     emit: (p) => {
       sink.traffic();
@@ -132,7 +146,9 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   await relay.close();
-  observer.abandonAll();
+  // The proxy was asked to stop, the server did not die: open requests are unanswered.
+  observer.abandonAll(undefined, true);
+  if (!args.key) chooseKey(args, sink, null, io.stderr);
   await finish(await sink.close(), io, served);
   return 0;
 }

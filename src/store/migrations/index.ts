@@ -8,6 +8,7 @@ import * as m002 from './002-metrics.js';
 import * as m003 from './003-derived-watermark.js';
 import * as m004 from './004-spool.js';
 import * as m005 from './005-agreements.js';
+import * as m006 from './006-proxy-content.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'derived-watermark', sql: m003.sql },
   { version: 4, name: 'spool', sql: m004.sql },
   { version: 5, name: 'agreements', sql: m005.sql },
+  { version: 6, name: 'proxy-content', sql: m006.sql },
 ];

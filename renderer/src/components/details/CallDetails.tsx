@@ -14,6 +14,7 @@ import { verdictOf } from '../../lib/verdict';
 import { CopyButton } from '../CopyButton';
 import { Name } from '../Name';
 import { ToolLink } from '../ToolLink';
+import { CallContentSection } from './CallContentSection';
 import './details.css';
 
 export interface CallDetailsProps {
@@ -143,6 +144,7 @@ export function CallDetails({ call: c, sessionHref, chainLabel, onClose, hint }:
           </dl>
         </section>
       )}
+      <CallContentSection callId={c.id} sessionId={c.session_id} />
       {sessionHref && (
         <footer className="cd-foot">
           <Link className="btn small" href={sessionHref}>

@@ -150,7 +150,7 @@ export function SetupPage() {
               <dd>{status.version}</dd>
             </dl>
           </Panel>
-          <ProxySetup endpoint={endpoint} />
+          <ProxySetup endpoint={endpoint} dbPath={status.dbPath} />
           <Panel title="Check it without an SDK">
             <Snippet title="Send one call with curl; expect HTTP 202" text={curlSample(endpoint)} />
           </Panel>

@@ -1,0 +1,116 @@
+/**
+ * The failing calls behind "why does this tool fail?" (migration 006): each failing call of
+ * the view with whether it was the tool's first call in its session and, when the proxy
+ * captured it, the answer it got. Grouping by error text is pure (src/metrics/error-groups.ts).
+ */
+import type Database from 'better-sqlite3';
+import { callFilterSql } from './filter-sql.js';
+import { hasTable } from './has-table.js';
+import { statementCache } from './statement-cache.js';
+import type { MessageKind } from '../shared/proxy-content.js';
+import type { CallFilter } from '../shared/rows.js';
+import type { Outcome } from '../shared/outcomes.js';
+
+/** One failing call, with the content the proxy tied to it (if any). */
+export interface FailingCallRow {
+  id: number;
+  session_id: string;
+  tool_name: string;
+  started_at: string;
+  started_ms: number;
+  outcome: Outcome;
+  /** 1 when no earlier call of the same tool exists in its session. */
+  first_call: number;
+  /** 1 when the proxy stored any message for this call (0: an SDK's call). */
+  has_content: number;
+  /** The server's answer, when captured. */
+  answer_kind: MessageKind | null;
+  answer_body: string | null;
+  answer_truncated: number | null;
+}
+
+/** The most failing calls one read looks at; `capped` says when there were more. */
+export const MAX_FAILING_CALLS = 20_000;
+
+/** The failing-call reads over one connection. */
+export function createToolErrorReader(db: Database.Database) {
+  const prepare = statementCache(db);
+  // "First call" is a property of the call within its whole session, as first-call success
+  // is (docs/metrics.md): no time filter applies to the earlier call looked for.
+  const firstCall = `NOT EXISTS (SELECT 1 FROM calls p INDEXED BY calls_by_session_tool
+      WHERE p.project_id = c.project_id AND p.session_id = c.session_id AND p.tool_name = c.tool_name
+        AND (p.started_ms < c.started_ms OR (p.started_ms = c.started_ms AND p.id < c.id)))`;
+
+  return {
+    /**
+     * The view's failing calls (outcome other than `ok`), oldest first, at most
+     * {@link MAX_FAILING_CALLS}; with content columns null on a file without migration 006.
+     */
+    failingCalls(filter: CallFilter): { rows: FailingCallRow[]; capped: boolean } {
+      const { where, params } = callFilterSql(filter, 'c');
+      const content = hasTable(db, 'proxy_messages');
+      // One lookup for the answer (its row id), then its columns by rowid.
+      const answerId = `(SELECT m.id FROM proxy_messages m INDEXED BY proxy_messages_by_call
+          WHERE m.project_id = c.project_id AND m.session_id = c.session_id
+            AND m.call_started_at = c.started_at AND m.direction = 'server'
+            AND m.kind IN ('result', 'error') ORDER BY m.seq LIMIT 1)`;
+      const hasContent = `(a.id IS NOT NULL OR EXISTS (SELECT 1 FROM proxy_messages m INDEXED BY proxy_messages_by_call
+          WHERE m.project_id = c.project_id AND m.session_id = c.session_id
+            AND m.call_started_at = c.started_at))`;
+      const rows = prepare(
+        content
+          ? `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
+                    ${firstCall} AS first_call, ${hasContent} AS has_content,
+                    a.kind AS answer_kind, a.body AS answer_body, a.truncated AS answer_truncated
+               FROM calls c LEFT JOIN proxy_messages a ON a.id = ${answerId}
+               ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
+              ORDER BY c.started_ms, c.id LIMIT @limit`
+          : `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
+                    ${firstCall} AS first_call, 0 AS has_content, NULL AS answer_kind,
+                    NULL AS answer_body, NULL AS answer_truncated
+               FROM calls c ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
+              ORDER BY c.started_ms, c.id LIMIT @limit`,
+      ).all({ ...params, limit: MAX_FAILING_CALLS + 1 }) as FailingCallRow[];
+      const capped = rows.length > MAX_FAILING_CALLS;
+      return { rows: capped ? rows.slice(0, MAX_FAILING_CALLS) : rows, capped };
+    },
+
+    /**
+     * For each of `tools`, how many of the view's calls were its first call in their session:
+     * each session's earliest call of the tool (over the whole session), counted when it falls
+     * in the view. One grouped pass over the tool's index range, not a lookup per call.
+     */
+    firstCalls(filter: CallFilter, tools: readonly string[]): Map<string, number> {
+      const out = new Map<string, number>();
+      for (const tool of tools) {
+        const scope = callFilterSql(
+          { projectId: filter.projectId, session: filter.session, tool },
+          'c',
+        );
+        const view = callFilterSql(
+          { from: filter.from, to: filter.to, client: filter.client },
+          'f',
+        );
+        // SQLite's bare columns: with min(), started_ms and client_name are the first call's
+        // (of two calls in one millisecond, either's client: they are one session's).
+        const n = prepare(
+          `SELECT count(*) FROM (
+             SELECT min(c.started_ms) AS started_ms, c.client_name AS client_name
+               FROM calls c ${scope.where} GROUP BY c.project_id, c.session_id
+           ) f ${view.where}`,
+        )
+          .pluck()
+          .get({ ...scope.params, ...view.params }) as number;
+        out.set(tool, n);
+      }
+      return out;
+    },
+
+    /** Whether any proxy content is stored (the content insight has nothing to say otherwise). */
+    anyContent: (): boolean =>
+      hasTable(db, 'proxy_messages') &&
+      prepare('SELECT 1 FROM proxy_messages LIMIT 1').get() !== undefined,
+  };
+}
+
+export type ToolErrorReader = ReturnType<typeof createToolErrorReader>;
