@@ -53,6 +53,8 @@ export interface SpoolApplier {
   drain(deadline: number, done?: () => boolean): Promise<void>;
   /** The store's error from the last slice, or null once one succeeds. */
   failing(): Error | null;
+  /** The measured cost of applying one item, in ms (a moving average). */
+  msPerItem(): number;
   close(): void;
 }
 
@@ -152,6 +154,7 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
       }
     },
     failing: () => failing,
+    msPerItem: () => msPerItem,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
