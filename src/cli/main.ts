@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { processIO, UsageError, type CliIO, type Command } from './io.js';
+import { exitQuietlyOnClosedPipe, processIO, UsageError, type CliIO, type Command } from './io.js';
 
 type Loader = () => Promise<{ command: Command }>;
 
@@ -69,6 +69,9 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
+  // One place for every command: a reader that closed the pipe early (`| head -1`).
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -30,6 +30,11 @@ export function publishWritten(
       body_bytes: record.bodyBytes,
       error: record.error,
       user_agent: record.userAgent,
+      method: record.method ?? null,
+      path: record.path ?? null,
+      hint: record.hint ?? null,
+      repeats: 1,
+      last_received_ms: null,
     },
   });
   if (!rows) return;

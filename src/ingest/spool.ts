@@ -24,6 +24,8 @@ import type { SpoolState } from '../shared/spool.js';
 import type { Store } from '../store/index.js';
 import type { SpoolEntry } from '../store/spool.js';
 import type { LiveBus } from './bus.js';
+import { misdirectedVerdict, type MisdirectedRequest } from './misdirected.js';
+import { createRefusalLog, refusalSignature } from './refusal-log.js';
 import {
   examine,
   storeFailure,
@@ -31,6 +33,7 @@ import {
   type IngestRequest,
   type Verdict,
 } from './examine.js';
+import { createFileLossCheck, FILE_LOST_FIX } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
@@ -42,11 +45,18 @@ export interface SpooledIngestOptions {
   rateLimiter?: RateLimiter;
   /** Backlog, in items, past which acknowledgements wait for applying. Default 1,000,000 (about 230 MB of request bodies; ~100 s of applying here). */
   maxBacklogPayloads?: number;
+  /** Told once, in one line, when the database file is lost (./file-loss.ts). */
+  warn?: (line: string) => void;
 }
 
 /** The server's ingest handler plus the spool's controls. */
 export interface SpooledIngest {
   handle(req: IngestRequest): Promise<IngestAnswer>;
+  /**
+   * Answers a request that missed `/v1/ingest` as the hosted API would, and logs it with a
+   * hint built on `baseUrl` (src/ingest/misdirected.ts). Never throws.
+   */
+  handleMisdirected(req: MisdirectedRequest, baseUrl: string): IngestAnswer;
   /**
    * Applies everything acknowledged so far (yielding to I/O between slices) or until
    * `timeoutMs` — by default 5 s for an ordinary backlog, none for a flood's; rejects with
@@ -99,14 +109,24 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   let group: Waiting[] = [];
   let spooledRequests = 0;
   let lastGroupMs = -Infinity;
+  // Once the file is lost, the spool's `failing` says so too: the dashboard's failure banner
+  // shows it, and /api/status has it, without the renderer knowing a new field.
+  let lostReason: string | null = null;
+  const fileLost = createFileLossCheck(store, (line, problem) => {
+    lostReason = `database ${problem}; ${FILE_LOST_FIX}`;
+    options.warn?.(line);
+    announcer.announce();
+  });
 
   const state = (): SpoolState => ({
     pendingRequests: backlog.requests,
     pendingPayloads: backlog.payloads,
     spooledRequests,
-    failing: applier.failing()?.message ?? null,
+    failing: lostReason ?? applier.failing()?.message ?? null,
   });
   const announcer = createSpoolAnnouncer(bus, state);
+  // Refusals are tiny but can come in floods: identical ones are counted on one row.
+  const refusals = createRefusalLog(store, bus);
   const applier = createSpoolApplier({
     store,
     bus,
@@ -120,6 +140,11 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     const waiting = group;
     group = [];
     lastGroupMs = performance.now();
+    const lost = fileLost();
+    if (lost) {
+      for (const w of waiting) w.resolve(lost);
+      return;
+    }
     try {
       if (waiting.length === 1 && backlog.requests === 0) {
         // Nobody else is waiting: store it now, as a synchronous server would.
@@ -152,9 +177,11 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     handle(req) {
       const verdict = examine(req, rateLimiter);
       if (verdict.kind === 'refused') {
-        // Refusals are tiny and rare: recorded straight away for the ingest log.
+        const lost = fileLost();
+        if (lost) return Promise.resolve(lost);
+        // Refusals are tiny: recorded straight away for the ingest log (repeats counted).
         try {
-          publishWritten(bus, verdict.record, store.writeBatch(verdict.record));
+          refusals.write(verdict.record, refusalSignature(verdict.record));
         } catch (error) {
           return Promise.resolve(storeFailure(error));
         }
@@ -182,9 +209,20 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       return state();
     },
 
+    handleMisdirected(req, baseUrl) {
+      const { answer, record, signature } = misdirectedVerdict(req, baseUrl);
+      try {
+        refusals.write(record, signature);
+      } catch {
+        // A full or read-only disk: the answer is the same, the log is best effort.
+      }
+      return answer;
+    },
+
     state,
 
     close() {
+      refusals.close();
       applier.close();
       announcer.close();
     },

@@ -3,7 +3,6 @@
  * statements prepared once, one transaction per ingest request.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
 import {
@@ -24,7 +23,9 @@ import {
   type ContentWriteResult,
 } from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { createFileGuard } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
+import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
 export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
@@ -36,7 +37,7 @@ export type {
   SpoolTable,
 } from './spool.js';
 export type * from '../shared/rows.js';
-export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
@@ -64,7 +65,17 @@ export interface Store extends ReadStore {
   writeBatch(record: BatchRecord): BatchWriteResult;
   /** Writes one post of proxy content atomically (idempotent per session and seq). */
   writeContent(record: ContentRecord): ContentWriteResult;
+  /**
+   * Counts `n` more identical refusals on an ingest-log row, the last at `lastMs`
+   * (src/ingest/misdirected.ts collapses a flood into one row).
+   */
+  countRepeats(batchId: number, n: number, lastMs: number): void;
   readonly spool: SpoolTable;
+  /**
+   * Why writing here would lose data — the file deleted, replaced or overwritten since it was
+   * opened (./file-guard.ts) — or null. Checked before acknowledging; cheap, cached a few ms.
+   */
+  fileProblem(): string | null;
 }
 
 /** Is `store` open for writing? */
@@ -100,7 +111,14 @@ export function openStore(path: string, options: OpenStoreOptions & { readonly: 
 export function openStore(path: string, options?: OpenStoreOptions & { readonly?: false }): Store;
 export function openStore(path: string, options?: OpenStoreOptions): ReadStore | Store;
 export function openStore(path: string, options: OpenStoreOptions = {}): ReadStore | Store {
-  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  if (onDisk && !options.readonly) {
+    // The user's data alone: new folders 0700, the file 0600 (SQLite gives -wal and -shm the
+    // database's mode), and files from before tightened (./private-files.ts).
+    ensurePrivateFolder(dirname(path), { create: true, tighten: false });
+    createPrivateFile(path);
+    for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
+  }
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
@@ -139,6 +157,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   } catch {
     // see above
   }
+  const fileGuard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
   // Without the worker, SQLite's auto-checkpoint keeps the WAL small; with it, the writer
@@ -146,6 +165,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   const wal = checkpointer ? createWalGuard(db, path, walBytes) : null;
   const guard = (strict: boolean): void => wal?.beforeWrite(strict);
   const writeContent = createContentWriter(db);
+  const countRepeats = db.prepare<[number, number, number]>(
+    'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
+  );
   const spool = createSpoolTable(
     db,
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
@@ -165,6 +187,10 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       guard(true);
       return writeContent(record);
     },
+    countRepeats: (batchId, n, lastMs) => {
+      guard(false);
+      countRepeats.run(n, lastMs, batchId);
+    },
     flushDerived: () => {
       guard(false);
       return queue.flush();
@@ -180,6 +206,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
         return spool.apply(maxPayloads, toRecord);
       },
     },
+    fileProblem: () => fileGuard?.problem() ?? null,
     close: () => {
       queue.dispose();
       try {
@@ -197,6 +224,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
         // A failed final checkpoint leaves the WAL for the next open to apply.
       }
       db.close();
+      // Only now: closing a descriptor of the file drops this process's locks on it.
+      fileGuard?.close();
     },
   };
   return bindConnection(store, db);

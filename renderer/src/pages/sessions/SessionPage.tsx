@@ -150,7 +150,7 @@ export function SessionPage() {
         />
       </div>
 
-      <SdkLine sdk={res.data.sdk} />
+      <SdkLine sdk={res.data.sdk} declared={res.data.declared_fields} />
       <SessionProxyInfo proxy={res.data.proxy} unanswered={res.data.unanswered} />
 
       <Panel title="Timeline" actions={<Legend />}>

@@ -79,6 +79,9 @@ export function SetupPage() {
               <dt>Install</dt>
               <dd>
                 <code>{guide.install}</code>
+                <div className="small muted" data-testid="install-note">
+                  <Ticks text={guide.installNote} />
+                </div>
               </dd>
               <dt>Endpoint option</dt>
               <dd>
