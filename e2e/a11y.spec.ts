@@ -1,13 +1,18 @@
 /**
  * Accessibility: axe (WCAG 2 A and AA rules, colour contrast included) on every page, in the
- * light and the dark theme, with realistic data on screen. Also the skip link and the
- * sidebar that collapses on narrow windows.
+ * light and the dark theme, with realistic data on screen, plus 3:1 contrast for the graphics
+ * axe does not check (outcome dots and bars, chart bars, sparklines). Also the skip link and
+ * the sidebar that collapses on narrow windows.
  */
 import AxeBuilder from '@axe-core/playwright';
+import { lowContrastGraphics } from './graphics-contrast.js';
 import { seedTour } from './page-tour.js';
 import { expect, test } from './server.js';
 
-test('every page passes axe (WCAG 2 AA) in both themes', async ({ page, devtools }) => {
+test('every page passes axe (WCAG 2 AA) and 3:1 for graphics in both themes', async ({
+  page,
+  devtools,
+}) => {
   test.setTimeout(240_000);
   const pages = await seedTour(page, devtools, 'mp_live_axe_check');
   const found: string[] = [];
@@ -28,6 +33,8 @@ test('every page passes axe (WCAG 2 AA) in both themes', async ({ page, devtools
               .map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`)
               .join(' | '),
         );
+      for (const g of await lowContrastGraphics(page))
+        found.push(`${name} ${colorScheme}: graphics contrast ${g}`);
     }
   }
   expect(found, found.join('\n')).toEqual([]);

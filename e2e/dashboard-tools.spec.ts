@@ -18,10 +18,12 @@ test('tools health table, a tool page, sizes and the ingest log for the worked e
 
   await page.goto(`${devtools.url}/tools?project=${PROJECT}`);
   await expect(page.getByTestId('tools-sub')).toHaveText('6 registered · 5 called · 1 never used');
-  const dead = page.locator('[data-tool="dead_tool"]');
+  // The table's rows (the insights list above it names tools too).
+  const table = page.getByTestId('tools');
+  const dead = table.locator('[data-tool="dead_tool"]');
   await expect(dead.locator('[data-badge="never_used"]')).toHaveText('never used');
-  await expect(page.locator('[data-tool="fast_tool"]')).toContainText('33.3%');
-  await expect(page.locator('[data-tool="slow_tool"]')).toContainText('3.00 s');
+  await expect(table.locator('[data-tool="fast_tool"]')).toContainText('33.3%');
+  await expect(table.locator('[data-tool="slow_tool"]')).toContainText('3.00 s');
   await shootBoth(page, 'tools');
 
   // Keyboard: / filters, j/Enter opens.

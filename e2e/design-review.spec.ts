@@ -45,7 +45,7 @@ test('7 · a filter that matches nothing says so and offers to clear it; never a
   await expect(page.getByTestId('no-match').first()).toContainText(
     'No calls match range = last 15 min · tool = nonexistent',
   );
-  await expect(page.getByRole('link', { name: 'Clear filters' }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Clear all filters' }).first()).toBeVisible();
   console.check();
 });
 
@@ -131,7 +131,7 @@ test('12 · the answer first: ranked insights above the charts, each opening its
   expect((await insights.boundingBox())!.y).toBeLessThan((await chart.boundingBox())!.y);
 
   const fcs = insights.locator('[data-insight="low_first_call_success"]').first();
-  await fcs.locator('.insight-msg').click();
+  await fcs.locator('.insight-title').click();
   await expect(page).toHaveURL(/\/calls\?.*tool=search_issues.*first_call_success=false/);
   await expect(page.getByTestId('calls').locator('tbody tr').first()).toBeVisible();
 
@@ -220,10 +220,9 @@ test('15 · one tool link everywhere, one Export per page, titles at one height,
   }
   // Tools table names are links too (they were plain text).
   await page.goto(`${devtools.url}/tools?${Q}`);
-  await expect(page.locator('[data-tool="search_issues"] a[data-tool-link]')).toHaveAttribute(
-    'href',
-    /name=search_issues/,
-  );
+  await expect(
+    page.getByTestId('tools').locator('[data-tool="search_issues"] a[data-tool-link]'),
+  ).toHaveAttribute('href', /name=search_issues/);
 
   const tops = new Map<string, number>();
   for (const [name, path] of pages) {

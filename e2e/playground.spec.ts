@@ -53,8 +53,11 @@ test('typing updates the hash live, and a Python hash is diagnosed as Python', a
   await input.fill('{"s": "a\\ud800b"}');
   await expect(page.getByTestId('pg-hash')).toHaveText('8d0d9d697f74');
   const sdks = page.getByTestId('sdks');
-  await expect(sdks.locator('[data-sdk="ts"]')).toContainText('8d0d9d697f74');
-  await expect(sdks.locator('[data-sdk="ts"]')).toContainText('@mcpulse/sdk 0.1.6');
+  // Issue 20: the SDKs that agree are one card, the hash and text once; the rest expand.
+  const agree = sdks.getByTestId('sdks-agree');
+  await expect(agree).toContainText('8d0d9d697f74');
+  await expect(agree.locator('[data-sdk="ts"]')).toContainText('@mcpulse/sdk 0.1.6');
+  await expect(sdks.locator('.pg-lang [data-sdk="go"], .pg-lang[data-sdk="go"]')).toHaveCount(1);
   await expect(sdks.locator('[data-sdk="go"]')).toContainText('831e2ffe20d5');
   await expect(sdks.locator('[data-sdk="ruby"]')).toContainText('JSON.parse refuses');
   await expect(page.getByTestId('languages')).toContainText('If you hash it yourself');

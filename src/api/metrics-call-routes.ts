@@ -79,6 +79,14 @@ function callConditions(q: URLSearchParams): {
     parts.push('prev_tool = @from_tool');
     params.from_tool = fromTool;
   }
+  const text = q.get('q')?.trim();
+  if (text) {
+    // The filter box: a substring of the tool, client, session id, args hash or outcome.
+    parts.push(
+      "(instr(lower(tool_name), @q) > 0 OR instr(lower(client_name), @q) > 0 OR instr(lower(session_id), @q) > 0 OR instr(lower(args_hash), @q) > 0 OR instr(lower(outcome), @q) > 0 OR instr(lower(replace(outcome, '_', ' ')), @q) > 0)",
+    );
+    params.q = text.toLowerCase().slice(0, 200);
+  }
   const chain = intParam(q, 'chain');
   if (chain !== undefined) {
     parts.push('chain = 1 AND run_id = @chain');
@@ -93,10 +101,13 @@ export const metricsCallRoutes = {
     const limit = limitOf(query, 100, 1000);
     refuseBefore(query, '/api/metrics/calls', 'cursor');
     const before = cursorParam(query);
-    const rows = m.calls(filter, callConditions(query), { limit, before });
+    const where = callConditions(query);
+    const rows = m.calls(filter, where, { limit, before });
     const last = rows.at(-1);
     return {
       calls: rows.map((r) => callView(r)),
+      // The exact count of every page together, so the page never says "200+".
+      total: m.countCalls(filter, where),
       next_cursor: rows.length === limit && last ? `${last.started_ms}:${last.id}` : null,
       filter: echo(filter),
     };

@@ -2,9 +2,10 @@
 import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
 import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
 import { buildSummary, insightsOf } from '../metrics/report.js';
-import { mergeInsights } from '../metrics/error-insights.js';
+import { withContentInsights } from '../metrics/insights.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
+import { badArgsRunsOf } from './insight-streaks.js';
 import { echo, price } from './metrics-params.js';
 import type { RouteMap } from './types.js';
 import { contentInsightsOf } from './tool-error-routes.js';
@@ -38,12 +39,13 @@ export const metricsSummaryRoutes = {
     const m = metricsOf(store);
     const { summary, stats } = summaryOf(m, filter);
     return {
-      // The count-based insights, then the content ones (proxied calls' error texts) placed
-      // among them by severity (src/metrics/error-insights.ts).
-      insights: mergeInsights(
+      // The count-based insights and the content ones (proxied calls' error texts,
+      // src/metrics/error-insights.ts), ranked together by impact.
+      insights: withContentInsights(
         insightsOf(
           summary.tools,
           groupStats(stats, (r) => r.tool),
+          badArgsRunsOf(m, filter, summary.tools),
         ),
         contentInsightsOf(store, filter),
       ),

@@ -10,6 +10,7 @@ import {
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { metricsOf } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
+import { badArgsRunsOf } from './insight-streaks.js';
 import { echo, price } from './metrics-params.js';
 import { limitOf } from './params.js';
 import { summaryOf } from './metrics-summary-routes.js';
@@ -23,7 +24,7 @@ export const metricsToolRoutes = {
     const byTool = groupStats(stats, (r) => r.tool);
     return {
       tools: summary.tools,
-      insights: insightsOf(summary.tools, byTool),
+      insights: insightsOf(summary.tools, byTool, badArgsRunsOf(m, filter, summary.tools)),
       filter: echo(filter),
     };
   },
@@ -51,7 +52,7 @@ export const metricsToolRoutes = {
     const sizes = sizeHistogramOf(m.sizes(f));
     return {
       tool,
-      insights: insightsOf(tools, byTool),
+      insights: insightsOf(tools, byTool, badArgsRunsOf(m, f, tools)),
       latency: {
         ...tool.latency,
         histogram: logHistogramOfCounts(m.toolDurations({ ...f, tool: name })),

@@ -195,16 +195,24 @@ describe('chains, tools, sizes, pairs, clients, insights', () => {
     expect(page.latency.histogram.reduce((a, b) => a + b.count, 0)).toBe(4);
     expect((await h.getRaw('/api/tools/unknown')).status).toBe(404);
   });
-  it('insights: hosted thresholds with the 20-call minimum', async () => {
+  it('insights: hosted thresholds with the 20-call minimum, failures at any size, by impact', async () => {
     const i = await h.get('insights', { project: 1 });
     expect(i.min_calls).toBe(20);
-    expect(i.insights.map((x) => `${x.severity}:${x.tool}:${x.kind}`)).toEqual([
-      'high:heavy:heavy_payload', // avg 40,000 > 30,000 (size: 25 calls)
-      'high:heavy:empty_results', // 13/25 = 52% > 20%
-      'high:heavy:low_first_call_success', // 12/25 = 48% < 50%
-      'high:heavy:slow_calls', // 10/25 = 40% > 30%
-      'low:never:dead_tool',
+    expect(i.insights.map((x) => `${x.severity}:${x.tool}:${x.kind}:${x.impact}`)).toEqual([
+      'high:heavy:empty_results:39', // 13/25 = 52% > 20%: 13 × high 3 × harm 1
+      'high:heavy:low_first_call_success:39', // 12/25 = 48% < 50%: 13 failed × 3
+      'high:heavy:heavy_payload:37.5', // avg 40,000 > 30,000: 25 calls × 3 × 0.5
+      'high:heavy:slow_calls:30', // 10/25 = 40% > 30%
+      'low:search:crashes:4', // 1 of 4 calls, below the 20-call minimum all the same
+      'low:search:error_rate:3',
+      'low:search:bad_args_streak:2',
+      'low:never:dead_tool:0',
     ]);
+    expect(i.insights.find((x) => x.kind === 'crashes')).toMatchObject({
+      title: 'search crashed on 1 of 4 (25%) calls',
+      affected: 1,
+      calls: 4,
+    });
   });
   it('sizes: histogram, tokens, cost, schema', async () => {
     const s = await h.get('sizes', { project: 1 });
@@ -272,6 +280,13 @@ describe('calls behind a number, and pricing', () => {
     const empty = await h.get('metricsCalls', { outcome: 'empty', limit: 5 });
     expect(empty.calls).toHaveLength(5);
     expect(empty.calls.every((c) => c.outcome_class === 'empty')).toBe(true);
+    // The total counts every page, not the one returned.
+    expect(empty.total).toBe(13);
+    const byText = await h.get('metricsCalls', { q: 'FETCH' });
+    expect(byText.calls.map((c) => c.tool_name)).toEqual(['fetch']);
+    expect(byText.total).toBe(1);
+    const crashedText = await h.get('metricsCalls', { q: 'crash' });
+    expect(crashedText.calls.every((c) => c.outcome === 'crashed')).toBe(true);
     const next = await h.get('metricsCalls', {
       outcome: 'empty',
       limit: 5,

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstCallSuccessOf, outcomeClass, rate, totalStats } from '../../src/metrics/aggregate.js';
 import { buildChains } from '../../src/metrics/chains.js';
+import { failureSeverity } from '../../src/metrics/failure-insights.js';
 import { computeInsights, type InsightInput } from '../../src/metrics/insights.js';
 import {
   fineBucket,
@@ -397,22 +398,58 @@ describe('insights', () => {
       computeInsights([tool({ calls: 0, first_call_successes: 0, dead: true })])[0],
     ).toMatchObject({ kind: 'dead_tool', severity: 'low', size: 100 });
   });
-  it('sorted by severity, then size, then tool', () => {
+  it('ranked by impact: affected calls × severity weight × harm per call', () => {
     const out = computeInsights([
-      tool({ name: 'a', first_call_successes: 60 }), // medium, size 40
-      tool({ name: 'b', first_call_successes: 10 }), // high, size 90
-      tool({ name: 'c', first_call_successes: 20, calls: 50 }), // high, size 30
+      tool({ name: 'a', first_call_successes: 60 }), // medium, 40 × 2 = 80
+      tool({ name: 'b', first_call_successes: 10 }), // high, 90 × 3 = 270
+      tool({ name: 'c', first_call_successes: 20, calls: 50 }), // high, 30 × 3 = 90
       tool({ name: 'd', dead: true, calls: 0, first_call_successes: 0, schema_bytes: 900 }),
-      tool({ name: 'e', first_call_successes: 60, empty: 30 }), // medium 40 + high empty 30
+      tool({ name: 'e', first_call_successes: 60, empty: 30 }), // medium 80 + high empty 90
     ]);
-    expect(out.map((i) => `${i.severity}:${i.tool}:${i.kind}`)).toEqual([
-      'high:b:low_first_call_success',
-      'high:c:low_first_call_success',
-      'high:e:empty_results',
-      'medium:a:low_first_call_success',
-      'medium:e:low_first_call_success',
-      'low:d:dead_tool',
+    expect(out.map((i) => `${i.severity}:${i.tool}:${i.kind}:${i.impact}`)).toEqual([
+      'high:b:low_first_call_success:270',
+      'high:c:low_first_call_success:90',
+      'high:e:empty_results:90',
+      'medium:a:low_first_call_success:80',
+      'medium:e:low_first_call_success:80',
+      'low:d:dead_tool:0',
     ]);
+  });
+  it('failures at any sample size, their confidence in the title, crashes first', () => {
+    const out = computeInsights([
+      tool({ name: 'busy', calls: 100, first_call_successes: 60, empty: 30 }), // empty 30 × 3
+      tool({ name: 'sync_calendar', calls: 14, first_call_successes: 0, crashed: 14 }),
+      tool({
+        name: 'search_tickets',
+        calls: 10,
+        first_call_successes: 0,
+        bad_args: 10,
+        latest_bad_args_run: 10,
+      }),
+      tool({ name: 'once', calls: 1, first_call_successes: 0, tool_errors: 1 }),
+    ]);
+    expect(out.map((i) => `${i.severity}:${i.tool}:${i.kind}:${i.impact}`)).toEqual([
+      'high:sync_calendar:crashes:168', // 14 × 3 × 4
+      'high:busy:empty_results:90',
+      'medium:busy:low_first_call_success:80',
+      'high:search_tickets:bad_args_streak:60', // 10 × 3 × 2
+      'medium:once:error_rate:6', // 1 of 1: medium, not high, on one call
+    ]);
+    expect(out[0]).toMatchObject({
+      title: 'sync_calendar crashed on 14 of 14 calls',
+      detail: 'Every call threw inside the tool before it could answer.',
+      affected: 14,
+      calls: 14,
+    });
+    expect(out[3]!.detail).toMatch(/latest 10 calls in a row/);
+    for (const i of out) expect(i.detail).not.toContain(i.title);
+  });
+  it('failure severity needs both a share and a count', () => {
+    expect(failureSeverity(3, 6)).toBe('high');
+    expect(failureSeverity(2, 2)).toBe('medium');
+    expect(failureSeverity(2, 20)).toBe('medium');
+    expect(failureSeverity(1, 20)).toBe('low');
+    expect(failureSeverity(1, 1)).toBe('medium');
   });
 });
 

@@ -102,8 +102,14 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
     expect(d.calls.at(-1)).toMatchObject({ retry_of_previous: true, first_call_success: true });
   });
 
-  it('counts one call of 2 s or more, and an insight-free view under 20 calls (dead tool only)', async () => {
+  it('counts one call of 2 s or more; under 20 calls only failures and the dead tool', async () => {
     const i = await h.get('insights');
-    expect(i.insights.map((x) => [x.kind, x.tool])).toEqual([['dead_tool', 'dead_tool']]);
+    // No hosted threshold applies under 20 calls; failures count at any sample size.
+    expect(i.insights.map((x) => [x.kind, x.tool])).toEqual([
+      ['crashes', 'crash_tool'],
+      ['error_rate', 'error_tool'],
+      ['bad_args_streak', 'fast_tool'],
+      ['dead_tool', 'dead_tool'],
+    ]);
   });
 });

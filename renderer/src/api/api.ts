@@ -1,10 +1,11 @@
 /**
  * The typed API client: an {@link ApiPath} is a URL that carries which operation it asks, so
- * what `useApi`, `getApi` and `sendApi` answer is the operation's own type from the server's
- * handler map (`Api`, src/api/handlers.ts). Pages never name a response type for a fetch.
+ * what `getApi`, `sendApi` (and `useApi`, hooks/useApi.ts) answer is the operation's own type
+ * from the server's handler map (`Api`, src/api/handlers.ts). Pages never name a response type
+ * for a fetch. This module imports no hook: the data layer runs one way, client ← live ←
+ * useResource ← useApi, with no import circle.
  */
 import { API_ROUTES, type ApiName } from '../../../src/shared/api-routes';
-import { useResource, type Resource } from '../hooks/useResource';
 import { getJson, sendJson } from './http';
 import type { Api } from './types';
 
@@ -59,12 +60,4 @@ export async function sendApi<K extends ApiName>(name: K, body?: unknown): Promi
   const [method] = API_ROUTES[name].split(' ') as ['PUT' | 'POST' | 'DELETE'];
   const path = apiPath(name);
   return answerOf(path, await sendJson(method, path, body));
-}
-
-/** Keeps a view's data for operation `K` fresh (see useResource). */
-export function useApi<K extends ApiName>(
-  path: ApiPath<K> | null,
-  options?: { live?: boolean },
-): Resource<Api[K]> {
-  return useResource(path, (p) => getApi(p), options);
 }

@@ -23,7 +23,9 @@ import { Link, navigate, useLocation } from './router';
 import { Sidebar } from './Sidebar';
 import { SpoolFailure } from './SpoolNotice';
 import { AppDataProvider } from './status';
+import { usePageTitle } from './title';
 import './shell.css';
+import './narrow.css';
 
 // The playground carries the canonical engine and the fixtures; load it when opened.
 const PlaygroundPage = lazy(() => import('../pages/playground/PlaygroundPage'));
@@ -63,6 +65,7 @@ export function App() {
     [link],
   );
   useGlobalHotkeys(go);
+  usePageTitle();
   const page = PAGES[loc.path];
   return (
     <AppDataProvider>

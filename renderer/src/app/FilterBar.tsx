@@ -1,11 +1,12 @@
 /**
  * The global filters, top of every data page. Each change rewrites the URL (replace, so the
- * back button walks pages rather than every filter tweak), and every page reads from it.
+ * back button walks pages rather than every filter tweak), and every page reads from it. The
+ * active filters show as chips under the bar (FilterChips.tsx).
  */
 import { useLive } from '../api/live';
 import { ExportMenu } from '../components/ExportMenu';
 import { findProject, projectLabel } from './ProjectWarning';
-import { Name } from '../components/Name';
+import { FilterChips } from './FilterChips';
 import { RANGES, filtersOf, invalidFilters } from './filters';
 import { hrefOf, navigate, useLocation, withParams } from './router';
 import { useAppData } from './status';
@@ -71,12 +72,7 @@ export function FilterBar({ bare = false }: { bare?: boolean }) {
           {customRange && <option value="custom">Custom range</option>}
         </select>
       </label>
-      {f.tool !== undefined && (
-        <Chip label="tool" value={f.tool} onClear={() => set({ tool: null })} />
-      )}
-      {f.client !== undefined && (
-        <Chip label="client" value={f.client} onClear={() => set({ client: null })} />
-      )}
+      <FilterChips />
       {invalidFilters(loc.params).map((bad) => (
         <span
           key={bad.key}
@@ -106,23 +102,6 @@ export function FilterBar({ bare = false }: { bare?: boolean }) {
         <ExportMenu filters={f} session={session} disabled={hasData === false} />
       )}
     </div>
-  );
-}
-
-function Chip({ label, value, onClear }: { label: string; value: string; onClear: () => void }) {
-  return (
-    <span className="chip" data-testid={`filter-${label}`}>
-      <span className="chip-label">{label}</span>
-      <Name text={value} className="chip-value" />
-      <button
-        type="button"
-        className="chip-x"
-        onClick={onClear}
-        aria-label={`Clear ${label} filter`}
-      >
-        ×
-      </button>
-    </span>
   );
 }
 

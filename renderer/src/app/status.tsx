@@ -6,7 +6,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { corePaths } from '../api/core';
 import type { Project, ProjectPrefixWarning, Status } from '../api/types';
 import { useSpool } from '../api/live';
-import { useApi } from '../api/api';
+import { useApi } from '../hooks/useApi';
 
 interface AppData {
   status: Status | undefined;

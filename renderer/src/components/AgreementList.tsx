@@ -4,7 +4,7 @@
  * sees — the calls succeed, fast, non-empty — so divergent pairs come first and are marked.
  */
 import { agreementsPath } from '../api/agreements';
-import { useApi } from '../api/api';
+import { useApi } from '../hooks/useApi';
 import type { AgreementPair } from '../api/types';
 import { useFilters, type Filters } from '../app/filters';
 import { Link } from '../app/router';

@@ -1,7 +1,7 @@
 /**
- * Insights with the hosted thresholds, ranked (most severe first). Each opens the calls it is
- * about — the failing first calls, the empty results, the slow calls — and names its tool
- * with a link to the tool's page.
+ * Insights ranked by impact (the server's order). Each reads as one line with its counts —
+ * "sync_calendar crashed on 14 of 14 calls" — and a sentence under it saying what that means;
+ * the line opens the calls it is about, and the tool name opens the tool.
  */
 import type { Insight } from '../api/types';
 import { useFilters } from '../app/filters';
@@ -9,7 +9,11 @@ import { Link } from '../app/router';
 import { ToolLink } from './ToolLink';
 import './insights.css';
 
-const KIND_LABEL: Record<Insight['kind'], string> = {
+/** Labels of the kinds known today; a kind added later shows its own name. */
+const KIND_LABEL: Record<string, string> = {
+  crashes: 'Crashes',
+  error_rate: 'Tool errors',
+  bad_args_streak: 'Bad arguments',
   low_first_call_success: 'Low first-call success',
   empty_results: 'Empty results',
   slow_calls: 'Slow calls',
@@ -18,8 +22,11 @@ const KIND_LABEL: Record<Insight['kind'], string> = {
   first_call_error: 'First-call error',
 };
 
-/** The calls-page conditions that select the calls an insight is about. */
-const CALLS_OF: Record<Insight['kind'], Record<string, string> | null> = {
+/** The calls-page conditions that select the calls an insight is about (null: no calls). */
+const CALLS_OF: Record<string, Record<string, string> | null> = {
+  crashes: { outcome: 'crashed' },
+  error_rate: { outcome: 'tool_error' },
+  bad_args_streak: { outcome: 'bad_args' },
   low_first_call_success: { first_call_success: 'false' },
   empty_results: { outcome: 'empty' },
   slow_calls: { latency: 'over_2000' },
@@ -30,33 +37,53 @@ const CALLS_OF: Record<Insight['kind'], Record<string, string> | null> = {
   first_call_error: { first_call_success: 'false' },
 };
 
-export function InsightList({ insights, limit = 5 }: { insights: Insight[]; limit?: number }) {
+/**
+ * The ranked insights; `limit` of them, then a link to the full list on the Tools page
+ * (`moreHref` null: this is the full list).
+ */
+export function InsightList({
+  insights,
+  limit = 5,
+  full = false,
+}: {
+  insights: Insight[];
+  limit?: number;
+  /** The complete list (the Tools page): no "more" link. */
+  full?: boolean;
+}) {
   const { link } = useFilters();
   if (insights.length === 0) {
     return (
       <div className="insights-empty" role="status">
-        Nothing to fix in this view. Insights apply the hosted thresholds once a tool has 20 calls
-        here.
+        Nothing to fix in this view: no failures, and every tool with 20 calls here is within the
+        hosted thresholds.
       </div>
     );
   }
+  const shown = full ? insights : insights.slice(0, limit);
   return (
     <ol className="insights" data-testid="insights">
-      {insights.slice(0, limit).map((i) => {
-        const conditions = CALLS_OF[i.kind];
+      {shown.map((i) => {
+        const conditions = CALLS_OF[i.kind] === undefined ? {} : CALLS_OF[i.kind];
         const href = conditions
           ? link('/calls', { tool: i.tool, ...conditions })
           : link('/tool', { name: i.tool });
         return (
-          <li key={i.id} className={`insight sev-${i.severity}`} data-insight={i.kind}>
+          <li
+            key={i.id}
+            className={`insight sev-${i.severity}`}
+            data-insight={i.kind}
+            data-tool={i.tool}
+          >
             <span className={`sev ${i.severity}`}>{i.severity}</span>
             <div className="insight-body">
+              <Link href={href} className="insight-title">
+                <bdi>{i.title}</bdi>
+              </Link>
+              <div className="insight-detail">{i.detail}</div>
               <div className="insight-kind">
                 {KIND_LABEL[i.kind] ?? i.kind} · <ToolLink name={i.tool} />
               </div>
-              <Link href={href} className="insight-msg" title={i.message}>
-                <bdi>{i.message}</bdi>
-              </Link>
             </div>
             <Link href={href} className="insight-go" aria-hidden="true" tabIndex={-1}>
               {conditions ? 'calls →' : 'tool →'}
@@ -64,10 +91,11 @@ export function InsightList({ insights, limit = 5 }: { insights: Insight[]; limi
           </li>
         );
       })}
-      {insights.length > limit && (
+      {!full && insights.length > limit && (
         <li className="insight more">
-          <Link href={link('/tools')}>
-            +{insights.length - limit} more insights on the Tools page
+          <Link href={link('/tools') + '#insights'}>
+            +{insights.length - limit} more {insights.length - limit === 1 ? 'insight' : 'insights'}{' '}
+            on the Tools page
           </Link>
         </li>
       )}

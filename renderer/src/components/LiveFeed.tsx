@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { outcomeKey, OUTCOME_LABEL, type Call } from '../api/types';
 import { metricsPaths } from '../api/metrics';
 
-import { useApi } from '../api/api';
+import { useApi } from '../hooks/useApi';
 import { useLive } from '../api/live';
 import { useFilters } from '../app/filters';
 import { Link } from '../app/router';
@@ -63,8 +63,14 @@ export function LiveFeed() {
             >
               {fmtTimeMs(c.started_ms)}
             </Link>
-            <span className={`dot o-${o}`} title={OUTCOME_LABEL[o]} />
+            <span className={`dot o-${o}`} title={OUTCOME_LABEL[o]} aria-hidden="true" />
             <ToolLink name={c.tool_name} className="feed-tool" />
+            {/* Text beside the colour: a failure reads as a word, not only a dot. */}
+            {o === 'ok' ? (
+              <span className="sr-only">ok</span>
+            ) : (
+              <span className={`feed-outcome t-${o}`}>{OUTCOME_LABEL[o]}</span>
+            )}
             <span className="feed-ms">{fmtMs(c.duration_ms)}</span>
           </li>
         );

@@ -51,3 +51,17 @@ export function OutcomeBar({
     </div>
   );
 }
+
+/** The outcome colours named once, for tables of compact bars (which carry no legend). */
+export function OutcomeLegend() {
+  return (
+    <ul className="obar-key" aria-label="Outcome colours">
+      {OUTCOME_KEYS.map((k) => (
+        <li key={k}>
+          <span className={`dot o-${k}`} aria-hidden="true" />
+          {OUTCOME_LABEL[k]}
+        </li>
+      ))}
+    </ul>
+  );
+}

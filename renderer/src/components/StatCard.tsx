@@ -15,6 +15,8 @@ export function StatCard({
   testId,
   valueTitle,
   since,
+  trendLabels,
+  trendFormat,
 }: {
   label: string;
   value: ReactNode;
@@ -30,6 +32,10 @@ export function StatCard({
    * (the first bucket with data).
    */
   since?: number;
+  /** Each trend bucket's time, for the sparkline's hover values. */
+  trendLabels?: string[];
+  /** How a trend value reads in a hover. */
+  trendFormat?: (v: number) => string;
 }) {
   return (
     <div className={`stat ${tone ?? ''}`} data-testid={testId}>
@@ -39,7 +45,15 @@ export function StatCard({
       </div>
       <div className="stat-foot">
         <div className="stat-sub">{sub}</div>
-        {trend && <Sparkline values={trend} label={`${label} trend`} className="stat-spark" />}
+        {trend && (
+          <Sparkline
+            values={trend}
+            label={`${label} trend`}
+            className="stat-spark"
+            labels={trendLabels}
+            format={trendFormat}
+          />
+        )}
         {!trend && since !== undefined && (
           <span className="stat-since" data-testid="stat-since" title={fmtDateTime(since)}>
             <span className="stat-since-dot" aria-hidden="true" />

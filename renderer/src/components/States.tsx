@@ -1,6 +1,7 @@
 /** Empty, loading and error states: every one says what to do next. */
 import type { ReactNode } from 'react';
-import { describeFilters, useFilters } from '../app/filters';
+import { activeFilters, clearAll } from '../app/active-filters';
+import { useFilters } from '../app/filters';
 import { hrefOf, Link, useLocation, withParams } from '../app/router';
 import type { Resource } from '../hooks/useResource';
 import { useAppData } from '../app/status';
@@ -47,6 +48,10 @@ export function NoDataYet() {
           <CopyButton text={endpoint} />
         </div>
       )}
+      <p data-testid="try-demo">
+        No server at hand? <code>mcpulse-devtools demo</code> runs a real instrumented MCP server
+        with scripted clients against this endpoint, so every page has something to show.
+      </p>
     </EmptyState>
   );
 }
@@ -108,14 +113,13 @@ export function NoMatch({
   compact?: boolean;
   children?: ReactNode;
 }) {
-  const { filters } = useFilters();
   const loc = useLocation();
-  const narrowing = describeFilters(filters);
+  // Every filter, the page's own conditions included: two filters that empty a view together
+  // are both named, never the one that happens to be global.
+  const active = activeFilters(loc.path, loc.params);
+  const narrowing = active.map((f) => f.text);
   // Page keys (a tool's name, a session id) stay; only the narrowing filters go.
-  const clear = hrefOf(
-    loc.path,
-    withParams(loc.params, { range: null, from: null, to: null, tool: null, client: null }),
-  );
+  const clear = hrefOf(loc.path, withParams(loc.params, clearAll(active)));
   return (
     <div className={compact ? 'state compact' : 'state'} role="status" data-testid="no-match">
       <div className="state-title">
@@ -124,7 +128,7 @@ export function NoMatch({
       {children && <div className="state-body">{children}</div>}
       {narrowing.length > 0 && (
         <Link className="btn" href={clear}>
-          Clear {narrowing.length === 1 ? 'filter' : 'filters'}
+          {narrowing.length === 1 ? 'Clear filter' : 'Clear all filters'}
         </Link>
       )}
     </div>

@@ -18,8 +18,16 @@ export function fmtPct(rate: number | null | undefined, digits = 1): string {
   return `${(rate * 100).toFixed(digits)}%`;
 }
 
+/**
+ * A duration: sub-millisecond ones as such — SDKs send whole milliseconds, so a 0 is a call
+ * that took under one (`< 1 ms`; an MCP tool often answers that fast, and "0 ms" would say it
+ * took nothing) and a computed fraction keeps its decimal (`0.4 ms`) — then `12 ms`, `1.50 s`,
+ * `2m 5s`.
+ */
 export function fmtMs(ms: number | null | undefined): string {
   if (ms == null) return '—';
+  if (ms === 0) return '< 1 ms';
+  if (ms > 0 && ms < 9.95 && !Number.isInteger(ms)) return `${ms.toFixed(1)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
   const m = Math.floor(ms / 60_000);
@@ -55,6 +63,14 @@ export function fmtTok(units: number | null | undefined): string {
 /** Tokens for a size in UTF-16 units, with the unit: `36 tok`. */
 export function fmtTokens(units: number | null | undefined): string {
   return units == null ? '—' : `${fmtTok(units)} tok`;
+}
+
+/** A byte size with its unit, 1024-based: `512 B`, `1.0 KB`, `2.4 MB`. */
+export function fmtBytes(n: number | null | undefined): string {
+  if (n == null) return '—';
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** Every cost reads with this many decimals, on every page and in every tooltip. */

@@ -137,10 +137,14 @@ export function buildToolSummaries(input: {
   return { tools, stats };
 }
 
-/** Insights for a set of tool summaries. */
+/**
+ * Insights for a set of tool summaries. `badArgsRuns` (tool → how many of its latest calls in
+ * a row were bad-args refusals) lets the bad-arguments insight say it is a streak.
+ */
 export function insightsOf(
   tools: readonly ToolSummary[],
   stats: ReadonlyMap<string, Stats>,
+  badArgsRuns: ReadonlyMap<string, number> = new Map(),
 ): Insight[] {
   return computeInsights(
     tools.map((t) => ({
@@ -153,6 +157,10 @@ export function insightsOf(
       registered: t.registered,
       schema_bytes: t.schema_bytes,
       dead: t.dead,
+      crashed: t.outcomes.crashed,
+      tool_errors: t.outcomes.tool_error,
+      bad_args: t.outcomes.bad_args,
+      latest_bad_args_run: badArgsRuns.get(t.name) ?? 0,
     })),
   );
 }

@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/types';
 import type { TimePoint } from '../../api/types';
-import { AXIS, COUNT_AXIS, GRID, OUTCOME_FILL, TOOLTIP } from './chart-theme';
+import { AXIS, countAxis, GRID, OUTCOME_FILL, TOOLTIP } from './chart-theme';
 import { ChartTooltip, type TooltipProps } from './ChartTooltip';
 import './charts.css';
 
@@ -89,7 +89,16 @@ export function CallsOverTime({
             {...AXIS}
             minTickGap={28}
           />
-          <YAxis {...COUNT_AXIS} />
+          <YAxis
+            {...countAxis(Math.max(0, ...points.map((p) => p.calls)))}
+            label={{
+              value: 'Calls',
+              angle: -90,
+              position: 'insideLeft',
+              className: 'axis-title',
+              style: { textAnchor: 'middle' },
+            }}
+          />
           <Tooltip
             cursor={TOOLTIP.cursor}
             isAnimationActive={false}

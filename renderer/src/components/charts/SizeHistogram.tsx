@@ -7,7 +7,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import type { SizeBucketCount } from '../../api/types';
 import { fmtTokens } from '../../lib/format';
 import { NoMatch } from '../States';
-import { AXIS, COUNT_AXIS, GRID, TOOLTIP } from './chart-theme';
+import { AXIS, countAxis, GRID, TOOLTIP } from './chart-theme';
 import { ChartTooltip, type TooltipProps } from './ChartTooltip';
 import './charts.css';
 
@@ -23,6 +23,8 @@ export function SizeHistogram({
   xTitle,
   yTitle,
   onBucket,
+  heading = (l) => `${l} UTF-16 units`,
+  extra = (d) => `${fmtTokens(d.units)} in all`,
 }: {
   buckets: SizeBucketCount[];
   height?: number;
@@ -35,6 +37,10 @@ export function SizeHistogram({
   yTitle: string;
   /** Opens the calls of a bucket (its index in the engine's log scale). */
   onBucket?: (bucket: number) => void;
+  /** The tooltip's heading for a bucket label (default: the label in UTF-16 units). */
+  heading?: (label: string) => string;
+  /** The tooltip's second line for a bucket (default: its total in tokens). */
+  extra?: (d: { count: number; units: number }) => string;
 }) {
   if (buckets.every((b) => b.count === 0)) return <NoMatch what={unit} compact />;
   const data = buckets.map((b) => ({
@@ -63,7 +69,7 @@ export function SizeHistogram({
             label={{ value: xTitle, position: 'insideBottom', offset: 0, className: 'axis-title' }}
           />
           <YAxis
-            {...COUNT_AXIS}
+            {...countAxis(Math.max(0, ...data.map((d) => d.count)))}
             label={{
               value: yTitle,
               angle: -90,
@@ -79,8 +85,8 @@ export function SizeHistogram({
               <ChartTooltip
                 {...p}
                 total={false}
-                heading={(l) => `${String(l)} UTF-16 units`}
-                extra={(d) => `${fmtTokens((d as { units: number }).units)} in all`}
+                heading={(l) => heading(String(l))}
+                extra={(d) => extra(d as { count: number; units: number })}
               />
             )}
           />

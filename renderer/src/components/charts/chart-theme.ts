@@ -4,6 +4,7 @@
  */
 import type { OutcomeKey } from '../../api/types';
 import { fmtAxisCount } from '../../lib/format';
+import { niceTicks } from '../../lib/nice-scale';
 
 export const OUTCOME_FILL: Record<OutcomeKey, string> = {
   ok: 'var(--ok)',
@@ -27,6 +28,18 @@ export const COUNT_AXIS = {
   width: 52,
   tickFormatter: fmtAxisCount,
 } as const;
+
+/**
+ * Props for a count axis with round ticks over data up to `max`: the domain ends on the top
+ * tick, so recharts cannot pick its own uneven steps.
+ */
+export function countAxis(max: number) {
+  const ticks = niceTicks(max);
+  return { ...COUNT_AXIS, ticks, domain: [0, ticks.at(-1)!] as [number, number] };
+}
+
+/** The latency palette: one blue-green hue, light to dark, never the outcome colours. */
+export const LATENCY_FILL = 'var(--latency)';
 
 export const GRID = { stroke: 'var(--chart-grid)', vertical: false } as const;
 

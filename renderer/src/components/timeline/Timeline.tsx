@@ -9,6 +9,7 @@ import type { Chain, CallView } from '../../api/types';
 import { fmtMs, fmtTimeMs } from '../../lib/format';
 import { verdictOf } from '../../lib/verdict';
 import { Name } from '../Name';
+import { useViewportWidth } from '../table/useViewportWidth';
 import { relLabel, ticks } from './scale';
 import './timeline.css';
 
@@ -51,6 +52,8 @@ export function Timeline({
   );
   const track = useRef<HTMLDivElement>(null);
   const [brush, setBrush] = useState<[number, number] | null>(null);
+  // A narrow window has room for fewer labels on the time axis: about one per 110 px.
+  const maxTicks = Math.max(2, Math.min(8, Math.floor((useViewportWidth() - 260) / 110)));
 
   const fracAt = (e: MouseEvent): number => {
     const r = track.current?.getBoundingClientRect();
@@ -99,7 +102,7 @@ export function Timeline({
       >
         <div className="tl-axis-label" />
         <div className="tl-axis" ref={track}>
-          {ticks(from, to, origin).map((t) => (
+          {ticks(from, to, origin, maxTicks).map((t) => (
             <span key={t} className="tl-tick" style={{ left: pct(x(t)) }}>
               {relLabel(t - origin)}
             </span>
@@ -127,7 +130,7 @@ export function Timeline({
           <Name text={tool} mono />
         </div>
         <div className="tl-lane">
-          {ticks(from, to, origin).map((t) => (
+          {ticks(from, to, origin, maxTicks).map((t) => (
             <span key={t} className="tl-gridline" style={{ left: pct(x(t)) }} />
           ))}
           {(chainsByLane.get(tool) ?? []).map((ch) => (

@@ -4,19 +4,24 @@
  * `retried`, `latency`, `chain`, `session`), newest first, a page at a time.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { LATENCY_LABELS } from '../../app/active-filters';
+import { parseSort, sortParam, sortRows } from '../../components/SortableTable';
+import { ColumnMenu } from '../../components/table/ColumnMenu';
+import { useColumnVisibility } from '../../components/table/columns';
 import { OUTCOME_KEYS, OUTCOME_LABEL } from '../../api/types';
 import { describeError } from '../../api/http';
 import { metricsPaths } from '../../api/metrics';
 import type { CallView } from '../../api/types';
 import { useFilters } from '../../app/filters';
-import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
+import { getLocation, hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
 import { useAppData } from '../../app/status';
-import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
+import { ErrorState, Loading, NoDataYet, NoMatch, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { getApi, useApi, withQuery } from '../../api/api';
+import { getApi, withQuery } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtInt } from '../../lib/format';
 import { CallDetails } from '../../components/details/CallDetails';
-import { CallsTable } from './CallsTable';
+import { callColumns, CallsTable } from './CallsTable';
 import './calls.css';
 
 /** URL keys this page passes to /api/metrics/calls as they are. */
@@ -28,14 +33,12 @@ const CONDITIONS = [
   'latency',
   'chain',
   'in_chain',
+  'size_bucket',
+  'from_tool',
+  'q',
 ] as const;
 
-const LATENCY_LABELS: Record<string, string> = {
-  under_100: '< 100 ms',
-  under_500: '100–500 ms',
-  under_2000: '0.5–2 s',
-  over_2000: '≥ 2 s',
-};
+const DEFAULT_SORT = { key: 'started', dir: 'desc' } as const;
 
 export function CallsPage() {
   const loc = useLocation();
@@ -44,6 +47,9 @@ export function CallsPage() {
   const cond: Record<string, string | undefined> = {};
   for (const k of CONDITIONS) cond[k] = loc.params.get(k) ?? undefined;
   const path = metricsPaths.calls(filters, { ...cond, limit: 200 });
+  const sort = parseSort(loc.params.get('sort'), DEFAULT_SORT);
+  const allColumns = useMemo(() => callColumns(link), [link]);
+  const cols = useColumnVisibility('calls', allColumns);
   const first = useApi(path);
   const [more, setMore] = useState<{
     path: string;
@@ -57,10 +63,18 @@ export function CallsPage() {
   });
   const extra = more.path === path ? more : { path, calls: [], cursor: null };
   const extraCalls = extra.calls;
-  const rows = useMemo(
+  const loaded = useMemo(
     () => [...(first.data?.calls ?? []), ...extraCalls],
     [first.data, extraCalls],
   );
+  // The server pages newest first; another order sorts what is loaded (the count says so).
+  const sorted = sort.key !== DEFAULT_SORT.key || sort.dir !== DEFAULT_SORT.dir;
+  const rows = useMemo(() => {
+    if (!sorted) return loaded;
+    const col = allColumns.find((c) => c.key === sort.key);
+    return col?.sortValue ? sortRows(loaded, sort, (r) => col.sortValue!(r)) : loaded;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, sort.key, sort.dir, allColumns]);
   const cursor = extra.calls.length ? extra.cursor : (first.data?.next_cursor ?? null);
 
   const loadMore = (): void => {
@@ -78,18 +92,26 @@ export function CallsPage() {
     [rows, link],
   );
   const [selected, setSelected] = useListNav(rows.length, open);
-  // The selection follows the call, not the row number: live updates put new calls on top, and
-  // the details panel must not jump to whichever call slid into the selected row.
-  const selectedId = useRef<number | undefined>(undefined);
+  // The selection is the call's id in the URL (`call`): it survives a reload, can be linked,
+  // and follows the call when live updates push new rows on top.
+  const urlCall = Number(loc.params.get('call')) || undefined;
+  const selectedId = useRef<number | undefined>(urlCall);
   useEffect(() => {
-    selectedId.current = selected >= 0 ? rows[selected]?.id : undefined;
-    // Only a move of the selection re-pins it; a new list is handled below.
+    if (selected < 0 && selectedId.current !== undefined && rows.length === 0) return;
+    const id = selected >= 0 ? rows[selected]?.id : undefined;
+    if (id === selectedId.current) return;
+    selectedId.current = id;
+    navigate(hrefOf('/calls', withParams(getLocation().params, { call: id ?? null })), {
+      replace: true,
+    });
+    // Only a move of the selection writes the URL; a new list is handled below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected]);
   useEffect(() => {
     const id = selectedId.current;
     if (id === undefined || rows[selected]?.id === id) return;
-    setSelected(rows.findIndex((c) => c.id === id));
+    const i = rows.findIndex((c) => c.id === id);
+    if (i >= 0) setSelected(i);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows]);
   const set = (changes: Record<string, string | null>): void =>
@@ -103,11 +125,19 @@ export function CallsPage() {
       <div className="page-head">
         <h1>Calls</h1>
         <span className="sub" data-testid="calls-count">
-          {first.data
-            ? `${fmtInt(rows.length)}${cursor ? '+' : ''} ${rows.length === 1 ? 'call' : 'calls'}`
-            : 'Loading…'}
+          {first.data ? countText(rows.length, first.data.total, sorted) : 'Loading…'}
         </span>
-        <div className="spacer" />
+      </div>
+      <div className="calls-tools">
+        <input
+          className="input search"
+          type="search"
+          data-search
+          placeholder="Filter: tool, client, session, hash"
+          aria-label="Filter calls"
+          defaultValue={cond.q ?? ''}
+          onChange={(e) => set({ q: e.target.value || null, call: null })}
+        />
         <div className="seg" role="group" aria-label="Outcome">
           <button className={!cond.outcome ? 'on' : ''} onClick={() => set({ outcome: null })}>
             All
@@ -145,12 +175,13 @@ export function CallsPage() {
             </option>
           ))}
         </select>
+        <ColumnMenu columns={allColumns} hidden={cols.hidden} onToggle={cols.toggle} />
       </div>
-      <ActiveConditions
-        cond={cond}
-        onClear={(k) => set({ [k]: null })}
-        sessionLink={cond.session ? link('/session', { id: cond.session }) : undefined}
-      />
+      {cond.session && (
+        <div className="scope">
+          <Link href={link('/session', { id: cond.session })}>open the session timeline</Link>
+        </div>
+      )}
       {first.error && <StaleBanner message={first.error} />}
       {!first.data ? (
         <Loading rows={8} />
@@ -159,6 +190,14 @@ export function CallsPage() {
           <div className="calls-main">
             <CallsTable
               rows={rows}
+              columns={cols.visible}
+              sort={sort}
+              onSort={(next) =>
+                set({
+                  sort: next.key === 'started' && next.dir === 'desc' ? null : sortParam(next),
+                })
+              }
+              empty={<NoMatch compact />}
               selected={selected}
               onSelect={setSelected}
               onOpen={(i) => {
@@ -196,31 +235,12 @@ export function CallsPage() {
   );
 }
 
-function ActiveConditions({
-  cond,
-  onClear,
-  sessionLink,
-}: {
-  cond: Record<string, string | undefined>;
-  onClear: (k: string) => void;
-  sessionLink?: string;
-}) {
-  const shown = (
-    ['session', 'retried', 'chain', 'in_chain', 'size_bucket', 'from_tool'] as const
-  ).filter((k) => cond[k]);
-  if (!shown.length) return null;
-  return (
-    <div className="scope">
-      {shown.map((k) => (
-        <span key={k} className="chip">
-          <span className="chip-label">{k.replace('_', ' ')}</span>
-          <code className="chip-value">{cond[k]}</code>
-          <button className="chip-x" onClick={() => onClear(k)} aria-label={`Clear ${k}`}>
-            ×
-          </button>
-        </span>
-      ))}
-      {sessionLink && <Link href={sessionLink}>open the session timeline</Link>}
-    </div>
-  );
+/**
+ * The exact count: every call matching the view (the server counts all pages), and how many
+ * are loaded when that is fewer.
+ */
+function countText(loaded: number, total: number, sorted: boolean): string {
+  const noun = total === 1 ? 'call' : 'calls';
+  if (loaded >= total) return `${fmtInt(total)} ${noun}`;
+  return `${fmtInt(total)} ${noun} · ${fmtInt(loaded)} loaded${sorted ? ', sorted' : ''}`;
 }

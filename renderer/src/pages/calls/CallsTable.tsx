@@ -1,96 +1,169 @@
 /**
- * The calls table: one row per call with its outcome and a short first-call verdict. A click
- * selects the row (its details, session included, show beside the table); a double click or
- * Enter opens it in its session.
+ * The calls table, DevTools-style: sortable and toggleable columns (session and client
+ * included), a copy-as-JSON button per row. A click selects the row (its details, session
+ * included, show beside the table); a double click or Enter opens it in its session.
  */
 import { OUTCOME_LABEL } from '../../api/types';
 import type { CallView } from '../../api/types';
-import { useDetailsBeside } from '../../components/details/useDetailsBeside';
+import { useFilters } from '../../app/filters';
+import { Link } from '../../app/router';
 import { VerdictCell } from '../../components/details/VerdictCell';
-import { NoMatch } from '../../components/States';
+import type { SortState } from '../../components/SortableTable';
+import { DataTable } from '../../components/table/DataTable';
+import type { Column } from '../../components/table/columns';
 import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
-import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits } from '../../lib/format';
+import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits, shortSession } from '../../lib/format';
+
+/** Every column of the calls table, the low-priority ones dropped on narrower windows. */
+export function callColumns(link: ReturnType<typeof useFilters>['link']): Column<CallView>[] {
+  return [
+    {
+      key: 'started',
+      hideBelow: 520,
+      name: 'Started',
+      header: 'Started',
+      width: '108px',
+      sortValue: (c) => c.started_ms,
+      defaultDir: 'desc',
+      cellClass: 'mono',
+      cellTitle: (c) => `${c.started_at} (${fmtDateTime(c.started_ms)})`,
+      cell: (c) => fmtTimeMs(c.started_ms),
+    },
+    {
+      key: 'tool',
+      name: 'Tool',
+      header: 'Tool',
+      identifying: true,
+      sortValue: (c) => c.tool_name,
+      cell: (c) => <ToolLink name={c.tool_name} />,
+    },
+    {
+      key: 'outcome',
+      name: 'Outcome',
+      header: 'Outcome',
+      width: '100px',
+      sortValue: (c) => c.outcome_class,
+      cell: (c) => (
+        <span className="outcome">
+          <span className={`dot o-${c.outcome_class}`} aria-hidden="true" />
+          {OUTCOME_LABEL[c.outcome_class]}
+        </span>
+      ),
+    },
+    {
+      key: 'duration',
+      name: 'Duration',
+      header: 'Duration',
+      num: true,
+      width: '84px',
+      sortValue: (c) => c.duration_ms,
+      cellClass: (c) => (c.duration_ms >= 2000 ? 'slow' : ''),
+      cellTitle: (c) => `${c.duration_ms} ms`,
+      cell: (c) => fmtMs(c.duration_ms),
+    },
+    {
+      key: 'response',
+      hideBelow: 800,
+      name: 'Response (tok)',
+      header: (
+        <>
+          Response
+          <Unit unit="tok" />
+        </>
+      ),
+      num: true,
+      width: '104px',
+      sortValue: (c) => c.response_bytes,
+      cellTitle: (c) => `${fmtUnits(c.response_bytes)} UTF-16 units`,
+      cell: (c) => fmtTok(c.response_bytes),
+    },
+    {
+      key: 'session',
+      hideBelow: 1100,
+      name: 'Session',
+      header: 'Session',
+      width: '132px',
+      sortValue: (c) => c.session_id,
+      cellClass: 'mono',
+      cellTitle: (c) => c.session_id,
+      cell: (c) => (
+        <Link
+          href={link('/session', { id: c.session_id, call: c.id })}
+          onClick={(e) => e.stopPropagation()}
+        >
+          {shortSession(c.session_id)}
+        </Link>
+      ),
+    },
+    {
+      key: 'client',
+      hideBelow: 1280,
+      name: 'Client',
+      header: 'Client',
+      width: '112px',
+      sortValue: (c) => c.client_name,
+      cellTitle: (c) => c.client_name,
+      cell: (c) => c.client_name,
+    },
+    {
+      key: 'hash',
+      name: 'args_hash',
+      header: 'args_hash',
+      width: '116px',
+      hideBelow: 1440,
+      sortValue: (c) => c.args_hash,
+      cellClass: 'mono faint',
+      cell: (c) => c.args_hash,
+    },
+    {
+      key: 'fcs',
+      hideBelow: 900,
+      name: 'First-call success',
+      header: 'First-call success',
+      width: '170px',
+      sortValue: (c) => (c.first_call_success ? 1 : 0),
+      cell: (c) => <VerdictCell call={c} />,
+    },
+  ];
+}
 
 export function CallsTable({
   rows,
+  columns,
+  sort,
+  onSort,
   selected,
   onSelect,
   onOpen,
+  empty,
 }: {
   rows: CallView[];
+  columns: Column<CallView>[];
+  sort: SortState;
+  onSort: (s: SortState) => void;
   selected: number;
   onSelect: (i: number) => void;
   onOpen: (i: number) => void;
+  empty: React.ReactNode;
 }) {
-  // Narrow windows: the hash moves to the drawer, so tool names keep their room.
-  const wide = useDetailsBeside();
   return (
-    <div className="table-wrap calls-table" tabIndex={0} role="region" aria-label="Calls">
-      <table className="data" data-testid="calls">
-        <colgroup>
-          <col className="w-when" />
-          <col />
-          <col className="w-outcome" />
-          <col className="w-n" />
-          <col className="w-n" />
-          {wide && <col className="w-hash" />}
-          <col className="w-verdict" />
-        </colgroup>
-        <thead>
-          <tr>
-            <th>Started</th>
-            <th>Tool</th>
-            <th>Outcome</th>
-            <th className="num">Duration</th>
-            <th className="num">
-              Response
-              <Unit unit="tok" />
-            </th>
-            {wide && <th>args_hash</th>}
-            <th>First-call success</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((c, i) => {
-            const o = c.outcome_class;
-            return (
-              <tr
-                key={c.id}
-                data-row-index={i}
-                data-call={c.id}
-                className={`clickable ${i === selected ? 'selected' : ''}`}
-                onClick={() => onSelect(i)}
-                onDoubleClick={() => onOpen(i)}
-              >
-                <td className="mono" title={`${c.started_at} (${fmtDateTime(c.started_ms)})`}>
-                  {fmtTimeMs(c.started_ms)}
-                </td>
-                <td>
-                  <ToolLink name={c.tool_name} />
-                </td>
-                <td>
-                  <span className="outcome">
-                    <span className={`dot o-${o}`} />
-                    {OUTCOME_LABEL[o]}
-                  </span>
-                </td>
-                <td className={`num ${c.duration_ms >= 2000 ? 'slow' : ''}`}>
-                  {fmtMs(c.duration_ms)}
-                </td>
-                <td className="num" title={`${fmtUnits(c.response_bytes)} UTF-16 units`}>
-                  {fmtTok(c.response_bytes)}
-                </td>
-                {wide && <td className="mono faint">{c.args_hash}</td>}
-                <td>
-                  <VerdictCell call={c} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {rows.length === 0 && <NoMatch compact />}
-    </div>
+    <DataTable
+      label="Calls"
+      className="calls-table"
+      testId="calls"
+      focusable
+      columns={columns}
+      rows={rows}
+      rowKey={(c) => c.id}
+      sort={sort}
+      onSort={onSort}
+      selected={selected}
+      onSelect={onSelect}
+      onOpen={onOpen}
+      rowProps={(c) => ({ 'data-call': c.id })}
+      copyValue={(c) => c}
+      empty={empty}
+    />
   );
 }

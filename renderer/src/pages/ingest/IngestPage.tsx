@@ -7,13 +7,20 @@ import { corePaths } from '../../api/core';
 import type { Batch, Rejection } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { useAppData } from '../../app/status';
-import { Name } from '../../components/Name';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
 import { useListNav } from '../../hooks/useHotkeys';
-import { useApi } from '../../api/api';
-import { fmtAgo, fmtDateTime, fmtInt, fmtUnits, plural } from '../../lib/format';
+import { useApi } from '../../hooks/useApi';
+import { DataTable } from '../../components/table/DataTable';
+import { batchColumns } from './batch-columns';
+import { fmtDateTime, fmtInt, plural } from '../../lib/format';
+import { Name } from '../../components/Name';
 import './ingest.css';
+
+const BATCH_COLUMNS = batchColumns(
+  (code) => <StatusBadge status={code} />,
+  (b) => <BatchError batch={b} />,
+);
 
 export function IngestPage() {
   const { filters } = useFilters();
@@ -51,63 +58,21 @@ export function IngestPage() {
           {!batches.data ? (
             <Loading />
           ) : (
-            <div className="table-wrap tall">
-              <table className="data" data-testid="batches">
-                <colgroup>
-                  <col className="w-time" />
-                  <col className="w-status" />
-                  <col className="w-key" />
-                  <col className="w-n" />
-                  <col className="w-n" />
-                  <col className="w-n" />
-                  <col />
-                </colgroup>
-                <thead>
-                  <tr>
-                    <th>Received</th>
-                    <th>Status</th>
-                    <th>Key</th>
-                    <th className="num">Stored</th>
-                    <th className="num">Rejected</th>
-                    <th className="num">Body</th>
-                    <th>Error / client</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((b, i) => (
-                    <tr
-                      key={b.id}
-                      data-row-index={i}
-                      className={`clickable ${i === selected || b.id === batchId ? 'selected' : ''}`}
-                      onClick={() => {
-                        setSelected(i);
-                        setBatchId(b.id === batchId ? undefined : b.id);
-                      }}
-                    >
-                      <td title={fmtDateTime(b.received_ms)}>{fmtAgo(b.received_ms)}</td>
-                      <td>
-                        <StatusBadge status={b.status} />
-                      </td>
-                      <td
-                        className="mono"
-                        title={b.project_ref ? `project ${b.project_ref}` : undefined}
-                      >
-                        {b.key_prefix ?? <span className="faint">none</span>}
-                      </td>
-                      <td className="num">{fmtInt(b.accepted)}</td>
-                      <td className={`num ${b.rejected ? 'bad' : ''}`}>{fmtInt(b.rejected)}</td>
-                      <td className="num">{fmtUnits(b.body_bytes)} B</td>
-                      <td>
-                        <BatchError batch={b} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {rows.length === 0 && (
-                <div className="empty-row">No requests for this project yet.</div>
-              )}
-            </div>
+            <DataTable
+              label="Requests"
+              className="tall"
+              testId="batches"
+              columns={BATCH_COLUMNS}
+              rows={rows}
+              rowKey={(b) => b.id}
+              selected={rows.findIndex((b, i) => i === selected || b.id === batchId)}
+              onSelect={(i) => {
+                setSelected(i);
+                setBatchId(rows[i]!.id === batchId ? undefined : rows[i]!.id);
+              }}
+              copyValue={(b) => b}
+              empty={<div className="empty-row">No requests for this project yet.</div>}
+            />
           )}
         </Panel>
         <Panel

@@ -26,7 +26,7 @@ import {
   ResourceBody,
   StaleBanner,
 } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtDateTime, fmtInt, fmtMs, fmtPct, fmtUsd, latencyBucketOf } from '../../lib/format';
 import { ClientsTable, PairsList } from './OverviewTables';
 import './overview.css';
@@ -54,6 +54,7 @@ export function OverviewPage() {
   const trendOf = <V,>(pick: (p: (typeof points)[number]) => V): V[] | undefined =>
     withCalls.length >= MIN_TREND_POINTS ? points.map(pick) : undefined;
   const since = withCalls.length > 0 ? withCalls[0]!.start_ms : undefined;
+  const trendLabels = points.map((p) => fmtDateTime(p.start_ms));
   const fcs = s.first_call_success;
   const fcsTone =
     fcs.rate === null ? undefined : fcs.rate < 0.5 ? 'bad' : fcs.rate < 0.7 ? 'warn' : 'good';
@@ -83,6 +84,8 @@ export function OverviewPage() {
               href={link('/calls')}
               sub={`error rate ${fmtPct(s.error_rate)}`}
               trend={trendOf((p) => p.calls)}
+              trendLabels={trendLabels}
+              trendFormat={(v) => `${fmtInt(v)} calls`}
               since={since}
             />
             <StatCard
@@ -94,7 +97,8 @@ export function OverviewPage() {
               href={link('/calls', { first_call_success: 'false' })}
               sub={`${fmtInt(fcs.successes)} of ${fmtInt(fcs.calls)} calls`}
               trend={trendOf((p) => p.first_call_success.rate)}
-              since={since}
+              trendLabels={trendLabels}
+              trendFormat={(v) => fmtPct(v)}
             />
             <StatCard
               testId="card-p95"
@@ -104,7 +108,8 @@ export function OverviewPage() {
               href={link('/calls', { latency: p95Bucket?.key })}
               sub={`${p95Bucket ? `in ${p95Bucket.range}` : 'no bucket'} · p50 ${fmtMs(s.latency.p50_ms)}`}
               trend={trendOf((p) => p.p95_ms)}
-              since={since}
+              trendLabels={trendLabels}
+              trendFormat={(v) => fmtMs(v)}
             />
             <StatCard
               testId="card-cost"
@@ -113,7 +118,8 @@ export function OverviewPage() {
               href={link('/sessions', { sort: '-cost' })}
               sub={`${fmtUsd(s.cost.cost_usd)} total`}
               trend={trendOf((p) => p.cost_usd ?? null)}
-              since={since}
+              trendLabels={trendLabels}
+              trendFormat={(v) => fmtUsd(v)}
             />
           </div>
 

@@ -5,6 +5,7 @@
  * listed are those of each language's usual encoder — labelled so, as the trap view below is.
  */
 import type { Diagnostic, DiagnosticCode } from '../../../../src/canonical/index';
+import { mergeEffects, rankDiagnostics, shownSeverity } from './group-outcomes';
 
 /** Codes whose effects come from the SDK models (src/canonical/sdks), not the encoder traps. */
 const FROM_SDKS: ReadonlySet<DiagnosticCode> = new Set([
@@ -25,38 +26,46 @@ export function DiagnosticList({ diagnostics }: { diagnostics: Diagnostic[] }) {
   }
   return (
     <ul className="pg-diags" data-testid="diagnostics">
-      {diagnostics.map((d, i) => (
-        <li key={`${d.code}-${d.offset}-${i}`} className={`pg-diag ${d.severity}`}>
-          <div className="pg-diag-head">
-            <span
-              className={`badge ${d.severity === 'error' ? 'danger' : d.severity === 'warning' ? 'warn' : ''}`}
-            >
-              {d.severity}
-            </span>
-            <code className="faint">{d.code}</code>
-            <span className="faint">
-              line {d.line}:{d.column}
-              {d.path ? ` · ${d.path}` : ''}
-            </span>
-            {d.more ? <span className="faint">+{d.more} more</span> : null}
-          </div>
-          <div className="pg-diag-msg">{d.message}</div>
-          {d.affects.length > 0 && !FROM_SDKS.has(d.code) && (
-            <div className="pg-note faint" data-testid="if-you-hash-it-yourself">
-              Every published SDK does what the TypeScript SDK does here. If you hash it yourself:
+      {rankDiagnostics(diagnostics).map((d, i) => {
+        const severity = shownSeverity(d);
+        return (
+          <li key={`${d.code}-${d.offset}-${i}`} className={`pg-diag ${severity}`}>
+            <div className="pg-diag-head">
+              <span
+                className={`badge ${severity === 'error' ? 'danger' : severity === 'warning' ? 'warn' : ''}`}
+                title={
+                  severity !== d.severity
+                    ? `${d.affects.length} languages hash different bytes`
+                    : undefined
+                }
+              >
+                {severity}
+              </span>
+              <code className="faint">{d.code}</code>
+              <span className="faint">
+                line {d.line}:{d.column}
+                {d.path ? ` · ${d.path}` : ''}
+              </span>
+              {d.more ? <span className="faint">+{d.more} more</span> : null}
             </div>
-          )}
-          {d.affects.length > 0 && (
-            <ul className="pg-affects">
-              {d.affects.map((a) => (
-                <li key={a.sdk}>
-                  <b>{a.sdk}</b> {a.effect}
-                </li>
-              ))}
-            </ul>
-          )}
-        </li>
-      ))}
+            <div className="pg-diag-msg">{d.message}</div>
+            {d.affects.length > 0 && !FROM_SDKS.has(d.code) && (
+              <div className="pg-note faint" data-testid="if-you-hash-it-yourself">
+                The published SDKs agree here; only hand-rolled encoders differ:
+              </div>
+            )}
+            {d.affects.length > 0 && (
+              <ul className="pg-affects">
+                {mergeEffects(d).map((a) => (
+                  <li key={a.effect}>
+                    <b>{a.sdks.join(', ')}</b> {a.effect}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -15,10 +15,92 @@ import { ErrorState, Loading } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
 import { Abbr } from '../../components/Term';
 import { fmtInt, fmtMs, fmtPct, fmtUsd } from '../../lib/format';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
+import { DataTable } from '../../components/table/DataTable';
+import type { Column } from '../../components/table/columns';
 import { sessionTitle } from './session-title';
 import { useSession } from './useSession';
 import './compare.css';
+
+type CompareRow = NonNullable<ReturnType<typeof useApi<'compare'>>['data']>['tools'][number];
+
+const fcsOf = (x: CompareRow['a']): number | null => x?.first_call_success.rate ?? null;
+const deltaOf = (r: CompareRow): number | null => {
+  const rx = fcsOf(r.a);
+  const ry = fcsOf(r.b);
+  return rx !== null && ry !== null ? ry - rx : null;
+};
+
+/** A side's three columns (calls, FCS, outcomes), under its letter. */
+function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
+  const L = side.toUpperCase();
+  return [
+    {
+      key: `${side}_calls`,
+      name: `${L} calls`,
+      header: `${L} calls`,
+      num: true,
+      width: '76px',
+      sortValue: (r) => r[side]?.calls ?? 0,
+      cell: (r) => fmtInt(r[side]?.calls ?? 0),
+    },
+    {
+      key: `${side}_fcs`,
+      name: `${L} first-call success`,
+      header: (
+        <>
+          {L} <Abbr term="FCS" />
+        </>
+      ),
+      num: true,
+      width: '76px',
+      sortValue: (r) => fcsOf(r[side]),
+      cell: (r) => fmtPct(fcsOf(r[side])),
+    },
+    {
+      key: `${side}_outcomes`,
+      name: `${L} outcomes`,
+      header: `${L} outcomes`,
+      width: '120px',
+      hideBelow: 900,
+      cell: (r) => {
+        const x = r[side];
+        return x ? <OutcomeBar outcomes={x.outcomes} compact /> : null;
+      },
+    },
+  ];
+}
+
+const COMPARE_COLUMNS: Column<CompareRow>[] = [
+  {
+    key: 'tool',
+    name: 'Tool',
+    header: 'Tool',
+    identifying: true,
+    cell: (r) => <Name text={r.tool} mono />,
+  },
+  ...sideColumns('a'),
+  ...sideColumns('b'),
+  {
+    key: 'delta',
+    name: 'Δ first-call success',
+    header: (
+      <>
+        Δ <Abbr term="FCS" />
+      </>
+    ),
+    num: true,
+    width: '84px',
+    cellClass: (r) => {
+      const d = deltaOf(r);
+      return d === null ? '' : d > 0 ? 'up' : d < 0 ? 'down' : '';
+    },
+    cell: (r) => {
+      const d = deltaOf(r);
+      return d === null ? '—' : `${d > 0 ? '+' : ''}${(d * 100).toFixed(1)} pt`;
+    },
+  },
+];
 
 export function ComparePage() {
   const loc = useLocation();
@@ -55,65 +137,14 @@ export function ComparePage() {
         <SideHead label="B" d={b.data} />
       </div>
       <Panel title="Per tool" flush>
-        <div className="table-wrap">
-          <table className="data" data-testid="compare-tools">
-            <colgroup>
-              <col />
-              <col className="w-n" />
-              <col className="w-n" />
-              <col className="w-mix" />
-              <col className="w-n" />
-              <col className="w-n" />
-              <col className="w-mix" />
-              <col className="w-n" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th>Tool</th>
-                <th className="num">A calls</th>
-                <th className="num">
-                  A <Abbr term="FCS" />
-                </th>
-                <th>A outcomes</th>
-                <th className="num">B calls</th>
-                <th className="num">
-                  B <Abbr term="FCS" />
-                </th>
-                <th>B outcomes</th>
-                <th className="num">
-                  Δ <Abbr term="FCS" />
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(cmp.data?.tools ?? []).map(({ tool, a: x, b: y }) => {
-                const rx = x?.first_call_success.rate ?? null;
-                const ry = y?.first_call_success.rate ?? null;
-                const delta = rx !== null && ry !== null ? ry - rx : null;
-                return (
-                  <tr key={tool}>
-                    <td>
-                      <Name text={tool} mono />
-                    </td>
-                    <td className="num">{fmtInt(x?.calls ?? 0)}</td>
-                    <td className="num">{fmtPct(rx)}</td>
-                    <td>{x && <OutcomeBar outcomes={x.outcomes} compact />}</td>
-                    <td className="num">{fmtInt(y?.calls ?? 0)}</td>
-                    <td className="num">{fmtPct(ry)}</td>
-                    <td>{y && <OutcomeBar outcomes={y.outcomes} compact />}</td>
-                    <td
-                      className={`num ${delta === null ? '' : delta > 0 ? 'up' : delta < 0 ? 'down' : ''}`}
-                    >
-                      {delta === null
-                        ? '—'
-                        : `${delta > 0 ? '+' : ''}${(delta * 100).toFixed(1)} pt`}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Per tool, A beside B"
+          testId="compare-tools"
+          columns={COMPARE_COLUMNS}
+          rows={cmp.data?.tools ?? []}
+          rowKey={(r) => r.tool}
+          copyValue={(r) => r}
+        />
       </Panel>
       <div className="stack compare-timelines">
         <Panel

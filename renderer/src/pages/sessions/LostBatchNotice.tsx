@@ -5,7 +5,8 @@
  * posted, so a short-lived Go server loses it routinely; the notice says so when the request came
  * from `mcpulse-go`.
  */
-import { apiPath, useApi } from '../../api/api';
+import { apiPath } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import type { Api } from '../../api/types';
 import './lost-batch.css';
 

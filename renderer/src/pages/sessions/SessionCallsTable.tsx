@@ -1,13 +1,15 @@
 /**
  * A session's calls in order, each with a short first-call verdict; the selected call's full
- * reason shows in the details panel beside the table.
+ * reason shows in the details panel beside the table. Written with the table kit: the same
+ * columns and cells as the Calls page, in session order.
  */
 import { useEffect, useMemo } from 'react';
 import { OUTCOME_LABEL } from '../../api/types';
 import type { Chain, CallView } from '../../api/types';
 import { chainOfCall, isUnhashable } from '../../api/session-facts';
-import { useDetailsBeside } from '../../components/details/useDetailsBeside';
 import { VerdictCell } from '../../components/details/VerdictCell';
+import { DataTable } from '../../components/table/DataTable';
+import type { Column } from '../../components/table/columns';
 import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
 import { fmtMs, fmtTok, fmtUnits } from '../../lib/format';
@@ -29,8 +31,6 @@ export function SessionCallsTable({
   const chainOf = useMemo(() => chainOfCall(chains), [chains]);
   const chainNo = useMemo(() => new Map(chains.map((c, i) => [c.id, i + 1])), [chains]);
   const origin = calls[0]?.started_ms ?? 0;
-  // Narrow windows: the start time moves to the drawer (the # and the timeline keep the order).
-  const wide = useDetailsBeside();
   useEffect(() => {
     if (selectedIndex >= 0)
       document
@@ -38,84 +38,111 @@ export function SessionCallsTable({
         ?.scrollIntoView({ block: 'nearest' });
   }, [selectedIndex]);
 
+  const columns = useMemo<Column<CallView>[]>(
+    () => [
+      {
+        key: 'idx',
+        name: '#',
+        header: '#',
+        width: '44px',
+        cellClass: 'faint',
+        cell: (_c, i) => i + 1,
+      },
+      {
+        key: 'at',
+        name: 'At',
+        header: 'At',
+        width: '76px',
+        // Narrow windows: the start time moves to the drawer (the # and the timeline keep the order).
+        hideBelow: 1181,
+        cellClass: 'mono',
+        cellTitle: (c) => c.started_at,
+        cell: (c) => relLabel(c.started_ms - origin),
+      },
+      {
+        key: 'tool',
+        name: 'Tool',
+        header: 'Tool',
+        identifying: true,
+        cell: (c) => <ToolLink name={c.tool_name} />,
+      },
+      {
+        key: 'outcome',
+        name: 'Outcome',
+        header: 'Outcome',
+        width: '100px',
+        cell: (c) => (
+          <span className="outcome">
+            <span className={`dot o-${c.outcome_class}`} aria-hidden="true" />
+            {OUTCOME_LABEL[c.outcome_class]}
+          </span>
+        ),
+      },
+      {
+        key: 'duration',
+        name: 'Duration',
+        header: 'Duration',
+        num: true,
+        width: '84px',
+        cell: (c) => fmtMs(c.duration_ms),
+      },
+      {
+        key: 'response',
+        name: 'Response (tok)',
+        header: (
+          <>
+            Response
+            <Unit unit="tok" />
+          </>
+        ),
+        num: true,
+        width: '104px',
+        hideBelow: 700,
+        cellTitle: (c) => `${fmtUnits(c.response_bytes)} UTF-16 units`,
+        cell: (c) => fmtTok(c.response_bytes),
+      },
+      {
+        key: 'hash',
+        name: 'args_hash',
+        header: 'args_hash',
+        width: '116px',
+        hideBelow: 900,
+        cellClass: (c) => `mono ${isUnhashable(c) ? 'warn-text' : 'faint'}`,
+        cellTitle: (c) => (isUnhashable(c) ? 'arguments could not be hashed' : undefined),
+        cell: (c) => c.args_hash,
+      },
+      {
+        key: 'fcs',
+        name: 'First-call success',
+        header: 'First-call success',
+        width: '170px',
+        hideBelow: 600,
+        cell: (c) => {
+          const chain = chainOf.get(c.id);
+          return (
+            <div className="verdict-cell">
+              <VerdictCell call={c} />
+              {chain && <span className="badge chain-badge">chain {chainNo.get(chain.id)}</span>}
+            </div>
+          );
+        },
+      },
+    ],
+    [chainOf, chainNo, origin],
+  );
+
   return (
-    <div className="table-wrap session-calls">
-      <table className="data" data-testid="session-calls">
-        <colgroup>
-          <col className="w-idx" />
-          {wide && <col className="w-rel" />}
-          <col />
-          <col className="w-outcome" />
-          <col className="w-n" />
-          <col className="w-n" />
-          <col className="w-hash" />
-          <col className="w-verdict" />
-        </colgroup>
-        <thead>
-          <tr>
-            <th>#</th>
-            {wide && <th>At</th>}
-            <th>Tool</th>
-            <th>Outcome</th>
-            <th className="num">Duration</th>
-            <th className="num">
-              Response
-              <Unit unit="tok" />
-            </th>
-            <th>args_hash</th>
-            <th>First-call success</th>
-          </tr>
-        </thead>
-        <tbody>
-          {calls.map((c, i) => {
-            const o = c.outcome_class;
-            const chain = chainOf.get(c.id);
-            return (
-              <tr
-                key={c.id}
-                data-row-index={i}
-                data-call={c.id}
-                className={`clickable ${c.id === selectedId ? 'selected' : ''}`}
-                onClick={() => onSelect(c.id)}
-              >
-                <td className="faint">{i + 1}</td>
-                {wide && (
-                  <td className="mono" title={c.started_at}>
-                    {relLabel(c.started_ms - origin)}
-                  </td>
-                )}
-                <td>
-                  <ToolLink name={c.tool_name} />
-                </td>
-                <td>
-                  <span className="outcome">
-                    <span className={`dot o-${o}`} />
-                    {OUTCOME_LABEL[o]}
-                  </span>
-                </td>
-                <td className="num">{fmtMs(c.duration_ms)}</td>
-                <td className="num" title={`${fmtUnits(c.response_bytes)} UTF-16 units`}>
-                  {fmtTok(c.response_bytes)}
-                </td>
-                <td
-                  className={`mono ${isUnhashable(c) ? 'warn-text' : 'faint'}`}
-                  title={isUnhashable(c) ? 'arguments could not be hashed' : undefined}
-                >
-                  {c.args_hash}
-                </td>
-                <td>
-                  <div className="verdict-cell">
-                    <VerdictCell call={c} />
-                    {chain && (
-                      <span className="badge chain-badge">chain {chainNo.get(chain.id)}</span>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Calls of this session"
+      className="session-calls"
+      testId="session-calls"
+      columns={columns}
+      rows={calls}
+      rowKey={(c) => c.id}
+      selected={calls.findIndex((c) => c.id === selectedId)}
+      onSelect={(i) => onSelect(calls[i]!.id)}
+      rowProps={(c) => ({ 'data-call': c.id })}
+      copyValue={(c) => c}
+    />
   );
 }

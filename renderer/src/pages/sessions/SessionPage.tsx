@@ -22,6 +22,7 @@ import { ChainList } from './ChainList';
 import { LostBatchNotice } from './LostBatchNotice';
 import { SessionCallsTable } from './SessionCallsTable';
 import { sessionTitle } from './session-title';
+import { useEntityTitle } from '../../app/title';
 import { SdkLine, SessionAgreements } from './SessionSdk';
 import { useSession } from './useSession';
 import './session.css';
@@ -32,6 +33,7 @@ export function SessionPage() {
   const id = loc.params.get('id');
   const callParam = Number(loc.params.get('call')) || undefined;
   const res = useSession(filters, id);
+  useEntityTitle(res.data ? sessionTitle(res.data.session) : null);
   const calls = useMemo(() => res.data?.calls ?? [], [res.data]);
   const selectCall = useCallback(
     (callId: number | undefined) =>

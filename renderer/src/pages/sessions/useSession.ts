@@ -2,7 +2,7 @@
 import type { Filters } from '../../app/filters';
 import { metricsPaths } from '../../api/metrics';
 import type { SessionDetail } from '../../api/types';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import type { Resource } from '../../hooks/useResource';
 
 export function useSession(filters: Filters, id: string | null): Resource<SessionDetail> {

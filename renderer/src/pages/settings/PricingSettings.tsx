@@ -6,7 +6,7 @@ import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { Field } from './Field';
 import { parseAmount, typed } from './parse';
 

@@ -15,7 +15,8 @@ import {
 import { useAppData } from '../../app/status';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
-import { getApi, useApi } from '../../api/api';
+import { getApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtAgo, fmtDateTime, fmtInt, fmtMs, plural } from '../../lib/format';
 import { Field } from './Field';
 import { parseAmount, typed } from './parse';

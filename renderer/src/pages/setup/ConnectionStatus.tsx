@@ -5,7 +5,8 @@
  * lost (docs/metrics.md, "Lost last batch").
  */
 import { Link } from '../../app/router';
-import { apiPath, useApi } from '../../api/api';
+import { apiPath } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtAgo, fmtInt } from '../../lib/format';
 import { Ticks } from '../../lib/ticks';
 import { endingText } from '../sessions/LostBatchNotice';

@@ -3,7 +3,7 @@
  * units as SDKs measure them; tokens ≈ units ÷ 4; cost at the configured price per million.
  */
 import { useMemo } from 'react';
-import type { SizesReport } from '../../api/types';
+import type { SizeBucketCount, SizesReport } from '../../api/types';
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { hrefOf, Link, navigate, useLocation, withParams } from '../../app/router';
@@ -11,16 +11,12 @@ import { useAppData } from '../../app/status';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
 import { ToolLink } from '../../components/ToolLink';
 import { Panel } from '../../components/Panel';
-import {
-  parseSort,
-  SortHeader,
-  sortParam,
-  sortRows,
-  type SortState,
-} from '../../components/SortableTable';
+import { parseSort, sortParam, sortRows, type SortState } from '../../components/SortableTable';
+import { DataTable } from '../../components/table/DataTable';
+import type { Column } from '../../components/table/columns';
 import { StatCard } from '../../components/StatCard';
 import { ErrorState, Loading, NoDataYet, StaleBanner } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import { fmtInt, fmtTok, fmtTokens, fmtUnits, fmtUsd, plural, TOKENS_RULE } from '../../lib/format';
 import { Abbr, Unit } from '../../components/Term';
 import { HEAVY_PAYLOAD_UNITS } from '../../lib/thresholds';
@@ -70,21 +66,111 @@ function mergeTools(r: SizesReport): ToolSize[] {
   return [...out.values()];
 }
 
-function value(t: ToolSize, key: string): unknown {
-  switch (key) {
-    case 'name':
-      return t.name;
-    case 'calls':
-      return t.calls;
-    case 'avg':
-      return t.avg_units;
-    case 'schema':
-      return t.schema_bytes;
-    case 'cost':
-      return t.cost_usd;
-    default:
-      return t.units;
-  }
+/** The per-tool table's columns: responses and schema side by side, tokens throughout. */
+const SIZE_COLUMNS: Column<ToolSize>[] = [
+  {
+    key: 'name',
+    name: 'Tool',
+    header: 'Tool',
+    identifying: true,
+    sortValue: (t) => t.name,
+    cell: (t) => <ToolLink name={t.name} />,
+  },
+  {
+    key: 'calls',
+    name: 'Calls',
+    header: 'Calls',
+    num: true,
+    width: '72px',
+    hideBelow: 700,
+    sortValue: (t) => t.calls,
+    cell: (t) => fmtInt(t.calls),
+  },
+  {
+    key: 'avg',
+    name: 'Avg response (tok)',
+    header: (
+      <>
+        Avg response
+        <Unit unit="tok" />
+      </>
+    ),
+    num: true,
+    width: '136px',
+    sortValue: (t) => t.avg_units,
+    cellClass: (t) => (t.heavy ? 'heavy' : ''),
+    cellTitle: (t) => `${fmtUnits(t.avg_units)} UTF-16 units`,
+    cell: (t) => fmtTok(t.avg_units),
+  },
+  {
+    key: 'total',
+    name: 'Total responses (tok)',
+    header: (
+      <>
+        Total responses
+        <Unit unit="tok" />
+      </>
+    ),
+    num: true,
+    width: '152px',
+    hideBelow: 900,
+    sortValue: (t) => t.units,
+    cellTitle: (t) => `${fmtUnits(t.units)} UTF-16 units`,
+    cell: (t) => fmtTok(t.units),
+  },
+  {
+    key: 'cost',
+    name: 'Response cost ($)',
+    header: (
+      <>
+        Response cost
+        <Unit unit="$" />
+      </>
+    ),
+    num: true,
+    width: '128px',
+    hideBelow: 1000,
+    sortValue: (t) => t.cost_usd,
+    cell: (t) => fmtUsd(t.cost_usd),
+  },
+  {
+    key: 'schema',
+    name: 'Schema (tok)',
+    header: (
+      <>
+        Schema
+        <Unit unit="tok" />
+      </>
+    ),
+    num: true,
+    width: '92px',
+    hideBelow: 520,
+    sortValue: (t) => t.schema_bytes,
+    cellTitle: (t) =>
+      t.schema_bytes !== null ? `${fmtInt(t.schema_bytes)} UTF-16 units` : 'not registered',
+    cell: (t) => fmtTok(t.schema_bytes),
+  },
+  {
+    key: 'schema_cost',
+    name: 'Schema per session ($)',
+    header: (
+      <>
+        Schema per session
+        <Unit unit="$" />
+      </>
+    ),
+    num: true,
+    width: '156px',
+    hideBelow: 1100,
+    sortValue: (t) => t.schema_cost_per_session_usd,
+    cell: (t) => fmtUsd(t.schema_cost_per_session_usd),
+  },
+];
+
+/** The one non-empty bucket of a histogram, if it has only one (a lone bar says little). */
+function loneBucket(buckets: SizeBucketCount[]): SizeBucketCount | null {
+  const filled = buckets.filter((b) => b.count > 0);
+  return filled.length === 1 ? filled[0]! : null;
 }
 
 export function SizesPage() {
@@ -95,11 +181,11 @@ export function SizesPage() {
   const sort = parseSort(loc.params.get('sort'), { key: 'total', dir: 'desc' });
   const onSort = (s: SortState): void =>
     navigate(hrefOf('/sizes', withParams(loc.params, { sort: sortParam(s) })), { replace: true });
-  const rows = useMemo(
-    () => sortRows(res.data ? mergeTools(res.data) : [], sort, value),
+  const rows = useMemo(() => {
+    const col = SIZE_COLUMNS.find((c) => c.key === sort.key) ?? SIZE_COLUMNS[3]!;
+    return sortRows(res.data ? mergeTools(res.data) : [], sort, (t) => col.sortValue?.(t));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [res.data, sort.key, sort.dir],
-  );
+  }, [res.data, sort.key, sort.dir]);
 
   if (hasData === false) return <NoDataYet />;
   if (res.error && !res.data) return <ErrorState message={res.error} retry={res.retry} />;
@@ -107,13 +193,15 @@ export function SizesPage() {
   const s = res.data;
   const price = s.cost.usd_per_million_tokens;
   const { response, schema, cost } = s;
+  const lone = loneBucket(schema.histogram);
 
   return (
     <div className="sizes-page">
       <div className="page-head">
         <h1>Sizes</h1>
         <span className="sub">
-          Sizes in tokens (<Abbr term="tok">≈ UTF-16 units ÷ 4</Abbr>) ·{' '}
+          Figures in tokens (<Abbr term="tok">≈ UTF-16 units ÷ 4</Abbr>); histograms bucket the
+          UTF-16 units SDKs measure ·{' '}
           <Link href={link('/settings')} data-testid="sizes-price" title="Change the price">
             ${price} per million input tokens
           </Link>
@@ -163,91 +251,35 @@ export function SizesPage() {
           />
         </Panel>
         <Panel title="Schema sizes">
-          <SizeHistogram
-            buckets={schema.histogram}
-            fill="var(--crashed)"
-            unit="tools"
-            testId="schema-sizes"
-            xTitle="Schema size per registered tool (UTF-16 units)"
-            yTitle="Tools"
-          />
+          {lone ? (
+            <div className="lone-bucket" data-testid="schema-sizes-one">
+              {/* One bar on a chart says less than a sentence. */}
+              Every registered tool's schema ({plural(lone.count, 'tool')}) is {lone.label} UTF-16
+              units (≈ {fmtTokens(lone.units / lone.count)} on average).
+            </div>
+          ) : (
+            <SizeHistogram
+              buckets={schema.histogram}
+              unit="tools"
+              testId="schema-sizes"
+              xTitle="Schema size per registered tool (UTF-16 units)"
+              yTitle="Tools"
+            />
+          )}
         </Panel>
       </div>
       <Panel title="Per tool" flush className="sizes-table">
-        <div className="table-wrap">
-          <table className="data" data-testid="size-tools">
-            <colgroup>
-              <col />
-              <col className="w-n" />
-              <col className="w-n" />
-              <col className="w-n" />
-              <col className="w-n" />
-              <col className="w-n" />
-              <col className="w-n" />
-            </colgroup>
-            <thead>
-              <tr>
-                <SortHeader k="name" sort={sort} onSort={onSort} defaultDir="asc">
-                  Tool
-                </SortHeader>
-                <SortHeader k="calls" sort={sort} onSort={onSort} num>
-                  Calls
-                </SortHeader>
-                <SortHeader k="avg" sort={sort} onSort={onSort} num>
-                  Avg response
-                  <Unit unit="tok" />
-                </SortHeader>
-                <SortHeader k="total" sort={sort} onSort={onSort} num>
-                  Total responses
-                  <Unit unit="tok" />
-                </SortHeader>
-                <SortHeader k="cost" sort={sort} onSort={onSort} num>
-                  Response cost
-                  <Unit unit="$" />
-                </SortHeader>
-                <SortHeader k="schema" sort={sort} onSort={onSort} num>
-                  Schema
-                  <Unit unit="tok" />
-                </SortHeader>
-                <th className="num">
-                  Schema per session
-                  <Unit unit="$" />
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => (
-                <tr key={t.name} data-tool={t.name}>
-                  <td>
-                    <ToolLink name={t.name} />
-                  </td>
-                  <td className="num">{fmtInt(t.calls)}</td>
-                  <td
-                    className={`num ${t.heavy ? 'heavy' : ''}`}
-                    title={`${fmtUnits(t.avg_units)} UTF-16 units`}
-                  >
-                    {fmtTok(t.avg_units)}
-                  </td>
-                  <td className="num" title={`${fmtUnits(t.units)} UTF-16 units`}>
-                    {fmtTok(t.units)}
-                  </td>
-                  <td className="num">{fmtUsd(t.cost_usd)}</td>
-                  <td
-                    className="num"
-                    title={
-                      t.schema_bytes !== null
-                        ? `${fmtInt(t.schema_bytes)} UTF-16 units`
-                        : 'not registered'
-                    }
-                  >
-                    {fmtTok(t.schema_bytes)}
-                  </td>
-                  <td className="num">{fmtUsd(t.schema_cost_per_session_usd)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Sizes per tool"
+          testId="size-tools"
+          columns={SIZE_COLUMNS}
+          rows={rows}
+          rowKey={(t) => t.name}
+          sort={sort}
+          onSort={onSort}
+          rowProps={(t) => ({ 'data-tool': t.name })}
+          copyValue={(t) => t}
+        />
       </Panel>
     </div>
   );

@@ -1,12 +1,13 @@
 /**
  * One tool: its numbers and badges, outcome mix, latency and response-size distributions, its
- * retry chains (each linking to its session) and the tools called right before and after it.
+ * failing calls grouped by outcome, its retry chains (each linking to its session) and the
+ * tools called right before and after it.
  */
 
 import { metricsPaths } from '../../api/metrics';
 import { useFilters } from '../../app/filters';
 import { Link, navigate, useLocation } from '../../app/router';
-import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
+import { LatencyView } from '../../components/charts/LatencyView';
 import { SizeHistogram } from '../../components/charts/SizeHistogram';
 import { ToolAgreements } from '../../components/AgreementList';
 import { Name } from '../../components/Name';
@@ -15,7 +16,7 @@ import { OutcomeBar } from '../../components/OutcomeBar';
 import { Fact } from '../../components/Fact';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
-import { useApi } from '../../api/api';
+import { useApi } from '../../hooks/useApi';
 import {
   TOKENS_RULE,
   fmtDateTime,
@@ -27,6 +28,7 @@ import {
 } from '../../lib/format';
 import { ToolCauses } from '../../components/content/ToolCauses';
 import { ToolBadges } from './tool-badges';
+import { FailingCalls } from './FailingCalls';
 import { ToolFingerprintsLine } from './ToolFingerprints';
 import './tool.css';
 
@@ -96,10 +98,11 @@ export function ToolPage() {
           />
         </Panel>
         <Panel title="Latency">
-          <LatencyBuckets
+          <LatencyView
             latency={latency}
+            histogram={latency.histogram}
             height={130}
-            onBucket={(k) => navigate(link('/calls', { tool: tool.name, latency: k }))}
+            onHostedBucket={(k) => navigate(link('/calls', { tool: tool.name, latency: k }))}
           />
         </Panel>
         <Panel title="Response sizes">
@@ -117,6 +120,7 @@ export function ToolPage() {
         tool={tool.name}
         failing={tool.outcomes.bad_args + tool.outcomes.tool_error + tool.outcomes.crashed}
       />
+      <FailingCalls filters={filters} tool={tool.name} outcomes={tool.outcomes} />
       <div className="grid cols-3 tool-lower">
         <Panel
           title={`Retry chains · ${chains.total} (${chains.resolved} resolved, ${chains.unresolved} unresolved)`}

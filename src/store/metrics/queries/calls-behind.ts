@@ -6,7 +6,7 @@ import { conditions, RAW, type Params } from './sql-parts.js';
 
 /** Paged calls for a filter and metric conditions. */
 export function callsBehindQueries(ctx: QueryContext) {
-  const { projectsOf, all } = ctx;
+  const { projectsOf, all, prepare } = ctx;
   return {
     /**
      * Calls matching the filter plus metric conditions (the calls behind a number), newest
@@ -38,6 +38,20 @@ export function callsBehindQueries(ctx: QueryContext) {
         );
       }
       return out.sort((a, b) => b.started_ms - a.started_ms || b.id - a.id).slice(0, page.limit);
+    },
+
+    /** How many calls match the filter plus metric conditions (the exact total of a list). */
+    countCalls(f: CallFilter, where: { sql: string; params: Params }): number {
+      let n = 0;
+      for (const p of projectsOf(f)) {
+        const w = conditions(f, RAW);
+        n += prepare(
+          `SELECT count(*) FROM calls WHERE ${w.sql}${where.sql ? ` AND ${where.sql}` : ''}`,
+        )
+          .pluck()
+          .get({ ...w.params, ...where.params, projectId: p }) as number;
+      }
+      return n;
     },
   };
 }
