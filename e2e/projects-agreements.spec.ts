@@ -87,7 +87,7 @@ test('agreement verdicts on the tool page, in the tool-pairs panel and in the se
   await expect(page.getByTestId('agreements')).toContainText('issue_id');
 
   await page.goto(`${devtools.url}/session?id=s_7d1e2f3a4b5c&project=${project}`);
-  await expect(page.getByTestId('session-sdk')).toContainText('getmcpulse/mcpulse 0.1.6');
+  await expect(page.getByTestId('session-sdk')).toContainText('getmcpulse/mcpulse version 0.1.6');
   await expect(page.getByTestId('session-sdk')).toContainText('over stdio');
   const checks = page.getByTestId('session-agreements').locator('li');
   await expect(checks).toHaveCount(2);

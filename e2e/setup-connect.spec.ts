@@ -16,7 +16,7 @@ test('Setup waits for the first payload, then says connected: client, session, N
     await page.goto(`${server.url}/setup`);
     const state = page.getByTestId('connection-state');
     await expect(state).toHaveText(/waiting for the first payload/);
-    await expect(page.locator('.connection .checks li')).toHaveCount(5);
+    await expect(page.locator('.connection .checks li')).toHaveCount(6);
     await expect(page.locator('.connection .checks')).toContainText('MCPULSE_ENDPOINT');
     // Each tab sets the endpoint through the SDK's own option, with this server's URL.
     await page.getByRole('tab', { name: 'Go' }).click();
@@ -39,7 +39,9 @@ test('Setup waits for the first payload, then says connected: client, session, N
     expect(res.status).toBe(202);
     expect(res.headers.get('x-mcpulse-rejected')).toBe('0');
     // The live stream turns it, no reload.
-    await expect(state).toHaveText(`connected: claude-code, ${session}, 2 calls`);
+    // Named by what it is (client → first tool · start time); the raw id as secondary text.
+    await expect(state).toHaveText(/^connected: claude-code → search · \d\d:\d\d:\d\d, 2 calls$/);
+    await expect(page.getByTestId('connection-session')).toContainText(session);
     await shootBoth(page, 'setup-connected');
     console.check();
   } finally {

@@ -221,9 +221,12 @@ test('sessions have a name, rows are real links, and sortable headers say their 
   await page.goto(`${devtools.url}/sessions?project=${PROJECT}`);
   const labelled = page.locator(`[data-session="${LABELLED}"]`);
   const worked = page.locator(`[data-session="${WORKED}"]`);
-  // Titled by the SDK's label when it sent one, else by client → first tool; the id under it.
+  // Titled by the SDK's label when it sent one, else by client → first tool · start time; the
+  // id under it.
   await expect(labelled.locator('.row-title')).toHaveText('triage a login bug');
-  await expect(worked.locator('.row-title')).toHaveText('mcpulse-exercise → fast_tool');
+  await expect(worked.locator('.row-title')).toHaveText(
+    /^mcpulse-exercise → fast_tool · \d\d:\d\d:\d\d$/,
+  );
   await expect(worked).toContainText(WORKED);
   await expect(page.locator(`[data-session="${HOSTILE}"] .row-title`)).toHaveText(HOSTILE_LABEL);
   expect(await page.locator('main img').count()).toBe(0);

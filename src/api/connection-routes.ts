@@ -1,6 +1,6 @@
 /**
  * Routes for "is my SDK connected?": the newest payload (which client, which session, how many
- * calls) for the Setup page, and the sessions whose last batch looks lost (docs/metrics.md,
+ * calls) and the newest request that missed `/v1/ingest` for the Setup page, and the sessions whose last batch looks lost (docs/metrics.md,
  * "Lost last batch") for the Setup page and the session view.
  */
 import { QUIET_MS, sessionEndingsOf } from '../store/session-endings.js';
@@ -19,6 +19,9 @@ export const connectionRoutes = {
         limit: intParam(query, 'limit') ?? 20,
       }),
       quiet_ms: QUIET_MS,
+      // The newest request that missed /v1/ingest (a wrong endpoint option), whatever the
+      // project: it belongs to none, and it is the likeliest reason nothing arrives.
+      misdirected: store.read.batches({ misdirected: true }, { limit: 1 })[0] ?? null,
     };
   },
 

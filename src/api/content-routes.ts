@@ -71,6 +71,9 @@ export const contentRoutes = {
       call.started_at,
     );
     // The call's own fields as the calls list has them, plus what the proxy captured (or null).
-    return { ...call, content: callContentOf(messages, call.tool_name) };
+    return {
+      ...call,
+      content: callContentOf(messages, call.tool_name, store.read.sameStartBefore(call)),
+    };
   },
 } satisfies RouteMap;

@@ -4,6 +4,7 @@
  */
 import type { ReadStore } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
+import { exportContentLines, type ContentCounts } from '../store/export-content.js';
 import { exportJsonl, type ExportCounts } from '../store/export-jsonl.js';
 import { loadSummary, summaryCsv, summaryMarkdown } from './export-summary.js';
 
@@ -16,16 +17,41 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   md: 'text/markdown; charset=utf-8',
 };
 
+/** What a JSONL export carries beside telemetry: the proxy's content, only when asked. */
+export interface ExportOptions {
+  content?: boolean;
+  /** Counted into when `content` is set. */
+  contentCounts?: ContentCounts;
+}
+
+/** Telemetry lines, then — when asked — the proxy's content lines. */
+function* jsonlWithContent(
+  store: ReadStore,
+  filter: CallFilter,
+  counts: ExportCounts | undefined,
+  contentCounts: ContentCounts | undefined,
+): Generator<string> {
+  yield* exportJsonl(store, filter, counts);
+  yield* exportContentLines(store, filter, contentCounts);
+}
+
 /** The body of an export, as chunks. */
 export function exportBody(
   store: ReadStore,
   filter: CallFilter,
   format: ExportFormat,
   counts?: ExportCounts,
+  options: ExportOptions = {},
 ): { contentType: string; body: Iterable<string> } {
   switch (format) {
     case 'jsonl':
-      return { contentType: CONTENT_TYPES.jsonl, body: exportJsonl(store, filter, counts) };
+      return {
+        contentType: CONTENT_TYPES.jsonl,
+        // Content stays on this machine unless asked for: never in a default export.
+        body: options.content
+          ? jsonlWithContent(store, filter, counts, options.contentCounts)
+          : exportJsonl(store, filter, counts),
+      };
     case 'csv':
       return { contentType: CONTENT_TYPES.csv, body: [summaryCsv(loadSummary(store, filter))] };
     case 'md':

@@ -2,7 +2,7 @@
 import { rate } from '../metrics/aggregate.js';
 import { clockSuspect } from '../metrics/clock.js';
 import { chainViews, latencyOfCalls, sessionCallViews, toolBreakdown } from '../metrics/report.js';
-import { sdkFacts } from '../metrics/sdk-facts.js';
+import { declaredCoverage, sdkFacts } from '../metrics/sdk-facts.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { SESSION_SORTS } from '../shared/session-sorts.js';
 import { metricsOf, type MetricsQueries, type SessionRow } from '../store/metrics/queries.js';
@@ -121,12 +121,17 @@ export const metricsSessionRoutes = {
     const m = metricsOf(store);
     const detail = sessionDetail(m, params.id!, filter.projectId, price(m));
     const where = { projectId: detail.session.project_id, session: params.id! };
+    const sdk = sdkFacts(store.read.startups(where, { limit: 50 }).map((s) => s.extra));
+    const agreements = store.read.agreements.list(where, { limit: 200 });
     return {
       ...detail,
       // Extra startup fields that mean something (src/metrics/sdk-facts.ts), and the session's
       // agreement verdicts, newest first.
-      sdk: sdkFacts(store.read.startups(where, { limit: 50 }).map((s) => s.extra)),
-      agreements: store.read.agreements.list(where, { limit: 200 }),
+      sdk,
+      agreements,
+      // Each field the SDK declared it compares, with its verdicts; `never_checked` calls out a
+      // declaration that never produced one.
+      declared_fields: declaredCoverage(sdk?.declared_fields ?? null, agreements),
       // What the proxy learned at `initialize` (null for an SDK's session), and the requests
       // left unanswered at a clean close — shown apart, never counted as crashes.
       proxy: store.read.content.sessionInfo(where.projectId, where.session),

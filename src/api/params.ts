@@ -8,7 +8,7 @@
  */
 import { parseTimestamp, timestampProblem } from '../ingest/timestamp.js';
 import type { CallFilter } from '../shared/rows.js';
-import { AmbiguousProjectError, type ReadStore } from '../store/index.js';
+import { AmbiguousProjectError, UnknownProjectError, type ReadStore } from '../store/index.js';
 import { ApiError } from './types.js';
 
 const bad = (name: string, expected: string, value: string): ApiError =>
@@ -59,6 +59,7 @@ const SINGLE_PARAMS = [
   'in_chain',
   'kind',
   'method',
+  'content',
 ];
 
 /** Parses a non-negative decimal integer no larger than 2^53 − 1, or throws a 400. */
@@ -132,11 +133,11 @@ export function parseFilter(query: URLSearchParams, store: ReadStore): CallFilte
     } catch (error) {
       // Two projects share what was typed (a key prefix): picking one would merge or hide data.
       if (error instanceof AmbiguousProjectError) throw new ApiError(400, error.message);
+      // Nothing has that key, ref or label: zeros would read as "this project is idle".
+      if (error instanceof UnknownProjectError) throw new ApiError(404, error.message);
       throw error;
     }
-    // An unknown project is a filter that matches nothing, not an error: links stay valid
-    // across a clear-all. -1 never matches a rowid.
-    filter.projectId = id ?? -1;
+    filter.projectId = id;
     const identity = id === undefined ? undefined : store.read.projectIdentity(id);
     if (identity) {
       filter.projectRef = identity.ref;

@@ -63,12 +63,14 @@ export function nesting(ast: JsonNode, depth: number): Unplaced {
   return {
     code: 'nesting-depth',
     severity: depth > 1000 ? 'error' : 'warning',
-    message: `nested ${depth} deep: past the parser limit of ${failing.map((m) => m.id).join(', ')}, which cannot hash it (000000000000)`,
+    message: `nested ${depth} deep: past the depth limit of ${failing.map((m) => m.id).join(', ')} — where the parser stops, nothing is sent; where the SDK's own writer stops, it sends 000000000000`,
     path: '',
     offset: ast.start,
-    affects: failing.map(({ id, style }) => ({
+    affects: failing.map(({ id, style, refusedByParser }) => ({
       sdk: id,
-      effect: `stops at depth ${style.maxDepth}${id === 'python' ? ' (about: the recursion limit)' : ''}: cannot hash, sends 000000000000`,
+      effect: refusedByParser?.includes('depth')
+        ? `its parser stops at depth ${style.maxDepth}: the request never parses, so the call is not sent at all`
+        : `stops at depth ${style.maxDepth}${id === 'python' ? ' (about: the recursion limit)' : ''}: cannot hash, sends 000000000000`,
     })),
   };
 }
@@ -208,8 +210,13 @@ export function stringDiagnostics(
 ): void {
   if (!isWellFormed(node.value)) {
     // What the SDKs' own code does (src/canonical/sdks), not what a hand-rolled encoder would.
-    const effects: SdkEffect[] = SDK_MODELS.map(({ id, style, evidence }) => {
+    const effects: SdkEffect[] = SDK_MODELS.map(({ id, style, evidence, refusedByParser }) => {
       const rule = style.strings.loneSurrogate;
+      if (rule === 'fail' && refusedByParser?.includes('lone-surrogate'))
+        return {
+          sdk: id,
+          effect: `not sent: ${style.strings.loneSurrogateFailure ?? 'its parser refuses the request'}`,
+        };
       const effect =
         rule === 'escape'
           ? 'writes it as a lowercase \\udxxx escape and hashes that'

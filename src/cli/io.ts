@@ -33,3 +33,20 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * Makes a closed reader end the process quietly: `conformance FILE --json | head -1` closes the
+ * pipe after one line, and the next write fails with EPIPE — an 'error' event that, unhandled,
+ * printed a stack trace. Whatever was left to print has nobody to read it, so exit at once,
+ * with 0 as the reader chose to stop; any other stream error is still fatal, and said.
+ */
+export function exitQuietlyOnClosedPipe(
+  stream: NodeJS.WritableStream,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return exit(0);
+    process.stderr.write(`mcpulse-devtools: output failed: ${error.message}\n`);
+    exit(1);
+  });
+}

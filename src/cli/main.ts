@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { processIO, UsageError, type CliIO, type Command } from './io.js';
+import { exitQuietlyOnClosedPipe, processIO, UsageError, type CliIO, type Command } from './io.js';
 
 type Loader = () => Promise<{ command: Command }>;
 
@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, Loader> = {
   report: () => import('./commands/report.js'),
   mcp: () => import('./commands/mcp.js'),
   proxy: () => import('./commands/proxy.js'),
+  replay: () => import('./commands/replay.js'),
 };
 
 async function help(io: CliIO): Promise<void> {
@@ -68,6 +69,9 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
+  // One place for every command: a reader that closed the pipe early (`| head -1`).
+  exitQuietlyOnClosedPipe(process.stdout);
+  exitQuietlyOnClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -65,6 +65,8 @@ async function runProcess(
     flushEveryMs: fast ? 200 : 1000,
     fetch: options.fetch,
     userAgent: 'mcpulse-devtools-demo/1',
+    // Each scenario names its session: searchable ("quarterly") and shown as its title.
+    sessionLabel: proc.label,
     onPayload: (p) => {
       if (p.type === 'call') tally.calls++;
       else tally.startups++;

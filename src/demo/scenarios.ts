@@ -7,8 +7,10 @@
  * docs/cli.md, "What the demo sends").
  */
 
-/** How a step should end, as the dashboard classifies it. */
-export type Expect = 'ok' | 'empty' | 'bad_args' | 'tool_error' | 'crashed';
+import type { OutcomeClass } from '../shared/outcomes.js';
+
+/** How a step should end, as the dashboard classifies it: one of the five outcome classes. */
+export type Expect = OutcomeClass;
 
 /** One `tools/call`. */
 export interface DemoStep {

@@ -99,12 +99,19 @@ export function acceptedRecord(
   };
 }
 
+/** Every SDK sends this (.NET adds a charset); anything else is worth saying on a refusal. */
+const JSON_CONTENT_TYPE = /^application\/json\b/i;
+
 function refuse(
   req: IngestRequest,
   status: number,
   error: string,
   key: KeyFingerprint | null,
 ): Verdict {
+  const contentType = req.contentType ?? '';
+  const hint = JSON_CONTENT_TYPE.test(contentType)
+    ? undefined
+    : `content-type was '${contentType.slice(0, 100) || 'missing'}': send the batch as application/json, as every MCPulse SDK does`;
   const sample =
     req.body === 'too-large'
       ? { item: '', truncated: true }
@@ -120,6 +127,7 @@ function refuse(
       bodyBytes: req.body === 'too-large' ? MAX_BODY_BYTES : req.body.length,
       userAgent: req.userAgent ?? null,
       error,
+      ...(hint ? { hint } : {}),
       calls: [],
       startups: [],
       rejections: [{ index: null, reason: error, ...sample }],

@@ -22,6 +22,13 @@ export {
   MAX_CONTENT_BODY_BYTES,
   type ContentIngest,
 } from './proxy-content.js';
+export {
+  adviseMisdirected,
+  INGEST_PATH,
+  type MisdirectedAdvice,
+  type MisdirectedRequest,
+} from './misdirected.js';
+export { REPEAT_WINDOW_MS } from './refusal-log.js';
 
 export interface IngestOptions {
   store: Store;

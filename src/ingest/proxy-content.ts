@@ -14,9 +14,11 @@ import {
   type ProxyMessage,
 } from '../shared/proxy-content.js';
 import { describeZodError } from '../shared/wire.js';
-import type { RejectedItem, Store } from '../store/index.js';
+import type { BatchRecord, RejectedItem, Store } from '../store/index.js';
+import type { LiveBus } from './bus.js';
 import { storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
 import { bearerKey, fingerprintKey, type KeyFingerprint } from './key.js';
+import { publishWritten } from './publish.js';
 import { snapshotItem, wellFormed } from './validate-item.js';
 
 /**
@@ -52,8 +54,12 @@ function checkMessage(
   return { message: { ...m, body: wellFormed(m.body) } };
 }
 
-/** Builds the handler for content posts over one store. Never throws for bad input. */
-export function createContentIngest(store: Store) {
+/**
+ * Builds the handler for content posts over one store. Never throws for bad input. With a
+ * bus, what reaches the ingest log (a refused post, refused messages) is announced on it, as
+ * ingest's refusals are, so the Ingest log page shows it live.
+ */
+export function createContentIngest(store: Store, bus?: LiveBus) {
   function refuse(
     req: IngestRequest,
     status: number,
@@ -65,19 +71,21 @@ export function createContentIngest(store: Store) {
       req.body === 'too-large'
         ? { item: '', truncated: true }
         : snapshotItem(req.body.toString('utf8'));
+    const record: BatchRecord = {
+      keySha256: key?.sha256 ?? null,
+      keyPrefix: key?.prefix ?? null,
+      receivedMs: req.receivedMs,
+      status,
+      bodyBytes: req.body === 'too-large' ? MAX_CONTENT_BODY_BYTES : req.body.length,
+      userAgent: req.userAgent ?? null,
+      error: message,
+      calls: [],
+      startups: [],
+      rejections: [{ index: null, reason: message, ...sample }],
+    };
     try {
-      store.writeBatch({
-        keySha256: key?.sha256 ?? null,
-        keyPrefix: key?.prefix ?? null,
-        receivedMs: req.receivedMs,
-        status,
-        bodyBytes: req.body === 'too-large' ? MAX_CONTENT_BODY_BYTES : req.body.length,
-        userAgent: req.userAgent ?? null,
-        error: message,
-        calls: [],
-        startups: [],
-        rejections: [{ index: null, reason: message, ...sample }],
-      });
+      const written = store.writeBatch(record);
+      if (bus) publishWritten(bus, record, written);
     } catch (failure) {
       return storeFailure(failure);
     }
@@ -120,6 +128,7 @@ export function createContentIngest(store: Store) {
       else rejections.push(verdict.rejection);
     });
     let result;
+    const userAgent = req.userAgent ?? null;
     try {
       result = store.writeContent({
         keySha256: key.sha256,
@@ -131,10 +140,39 @@ export function createContentIngest(store: Store) {
         unanswered: post.unanswered ?? [],
         rejections,
         bodyBytes: req.body.length,
-        userAgent: req.userAgent ?? null,
+        userAgent,
       });
     } catch (error) {
       return storeFailure(error);
+    }
+    if (bus && result.batchId !== null) {
+      // The log row counts the messages stored; the live event says the same.
+      const record: BatchRecord = {
+        keySha256: key.sha256,
+        keyPrefix: key.prefix,
+        receivedMs: req.receivedMs,
+        status: 202,
+        bodyBytes: req.body.length,
+        userAgent,
+        error: `proxy content: ${rejections.length} message(s) refused`,
+        calls: [],
+        startups: [],
+        rejections,
+      };
+      publishWritten(
+        bus,
+        record,
+        {
+          batchId: result.batchId,
+          projectId: result.projectId,
+          callIds: [],
+          startupIds: [],
+          agreementIds: [],
+          rejectionIds: result.rejectionIds,
+        },
+        true,
+        messages.length,
+      );
     }
     return {
       status: 202,

@@ -4,13 +4,15 @@ import type { LiveBus } from './bus.js';
 
 /**
  * Announces one stored request on the live bus: its batch, then each row it wrote — or, with
- * `rows: false`, only the batch (its counts say what it held).
+ * `rows: false`, only the batch (its counts say what it held). `accepted` overrides the
+ * batch's accepted count, for a request whose accepted items are not payloads (proxy content).
  */
 export function publishWritten(
   bus: LiveBus,
   record: BatchRecord,
   written: BatchWriteResult,
   rows = true,
+  accepted = acceptedCount(record),
 ): void {
   if (bus.size === 0) return;
   const { batchId, projectId } = written;
@@ -23,11 +25,16 @@ export function publishWritten(
       project_ref: record.keySha256 === null ? null : projectRef(record.keySha256),
       received_ms: record.receivedMs,
       status: record.status,
-      accepted: acceptedCount(record),
+      accepted,
       rejected: record.rejections.length,
       body_bytes: record.bodyBytes,
       error: record.error,
       user_agent: record.userAgent,
+      method: record.method ?? null,
+      path: record.path ?? null,
+      hint: record.hint ?? null,
+      repeats: 1,
+      last_received_ms: null,
     },
   });
   if (!rows) return;

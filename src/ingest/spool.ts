@@ -24,6 +24,8 @@ import type { SpoolState } from '../shared/spool.js';
 import type { Store } from '../store/index.js';
 import type { SpoolEntry } from '../store/spool.js';
 import type { LiveBus } from './bus.js';
+import { misdirectedVerdict, type MisdirectedRequest } from './misdirected.js';
+import { createRefusalLog, refusalSignature } from './refusal-log.js';
 import {
   examine,
   storeFailure,
@@ -47,6 +49,11 @@ export interface SpooledIngestOptions {
 /** The server's ingest handler plus the spool's controls. */
 export interface SpooledIngest {
   handle(req: IngestRequest): Promise<IngestAnswer>;
+  /**
+   * Answers a request that missed `/v1/ingest` as the hosted API would, and logs it with a
+   * hint built on `baseUrl` (src/ingest/misdirected.ts). Never throws.
+   */
+  handleMisdirected(req: MisdirectedRequest, baseUrl: string): IngestAnswer;
   /**
    * Applies everything acknowledged so far (yielding to I/O between slices) or until
    * `timeoutMs` — by default 5 s for an ordinary backlog, 250 ms for a flood's; rejects with
@@ -101,6 +108,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     failing: applier.failing()?.message ?? null,
   });
   const announcer = createSpoolAnnouncer(bus, state);
+  // Refusals are tiny but can come in floods: identical ones are counted on one row.
+  const refusals = createRefusalLog(store, bus);
   const applier = createSpoolApplier({
     store,
     bus,
@@ -146,9 +155,9 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     handle(req) {
       const verdict = examine(req, rateLimiter);
       if (verdict.kind === 'refused') {
-        // Refusals are tiny and rare: recorded straight away for the ingest log.
+        // Refusals are tiny: recorded straight away for the ingest log (repeats counted).
         try {
-          publishWritten(bus, verdict.record, store.writeBatch(verdict.record));
+          refusals.write(verdict.record, refusalSignature(verdict.record));
         } catch (error) {
           return Promise.resolve(storeFailure(error));
         }
@@ -167,9 +176,20 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
       return state();
     },
 
+    handleMisdirected(req, baseUrl) {
+      const { answer, record, signature } = misdirectedVerdict(req, baseUrl);
+      try {
+        refusals.write(record, signature);
+      } catch {
+        // A full or read-only disk: the answer is the same, the log is best effort.
+      }
+      return answer;
+    },
+
     state,
 
     close() {
+      refusals.close();
       applier.close();
       announcer.close();
     },

@@ -1,8 +1,10 @@
-import type {
-  AcceptedAgreement,
-  AcceptedCall,
-  AcceptedStartup,
-  RejectedItem,
+import {
+  OMITTED_CALL_FIELDS,
+  OMITTED_STARTUP_TOOLS,
+  type AcceptedAgreement,
+  type AcceptedCall,
+  type AcceptedStartup,
+  type RejectedItem,
 } from '../store/batch-record.js';
 import { parseTimestamp } from './timestamp.js';
 import {
@@ -89,6 +91,14 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export const wellFormed = (s: string): string =>
   /[\ud800-\udfff]/.test(s) ? s.replace(LONE_SURROGATE, '\ufffd') : s;
 
+/** Which optional call fields the item left out, as the stored mask. */
+function omittedCallFields(raw: Record<string, unknown>): number {
+  let mask = 0;
+  for (const [field, bit] of Object.entries(OMITTED_CALL_FIELDS))
+    if (raw[field] === undefined) mask |= bit;
+  return mask;
+}
+
 function reject(index: number, item: unknown, reason: string): ItemVerdict {
   return { kind: 'rejected', rejection: { index, reason, ...snapshotItem(item) } };
 }
@@ -119,6 +129,7 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
           toolExtras: payload.tools.map((_, i) =>
             extraFields(rawTools[i] ?? {}, new Set(['name', 'schema_bytes'])),
           ),
+          omitted: raw.tools === undefined ? OMITTED_STARTUP_TOOLS : 0,
         },
       };
     }
@@ -143,7 +154,12 @@ export function validateItem(item: unknown, index: number): ItemVerdict {
     if (startedMs === null) return reject(index, item, 'started_at: Invalid datetime');
     return {
       kind: 'call',
-      call: { payload, startedMs, extra: extraFields(raw, KNOWN_CALL_FIELDS) },
+      call: {
+        payload,
+        startedMs,
+        extra: extraFields(raw, KNOWN_CALL_FIELDS),
+        omitted: omittedCallFields(raw),
+      },
     };
   } catch (error) {
     // Pathological items (say, nesting too deep to walk) are rejected, not fatal.

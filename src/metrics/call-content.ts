@@ -76,16 +76,19 @@ const isAnswer = (m: MessageView): boolean =>
 /**
  * The content of the call to `toolName` among the messages tied to its `started_at` (seq
  * order); null when there are none — an SDK's call, or a proxy that captured nothing.
- * When two calls share a start, the request naming the tool is taken; its answer is the
- * first answer with its JSON-RPC id.
+ * Calls that share a start are told apart by tool and then by order: `ordinal` is how many
+ * calls of the same tool with the same start arrived before this one. The answer is the first
+ * answer with the request's JSON-RPC id.
  */
 export function callContentOf(
   messages: readonly MessageView[],
   toolName: string,
+  ordinal = 0,
 ): CallContent | null {
   if (messages.length === 0) return null;
   const requests = messages.filter(isRequest);
-  const request = requests.find((m) => requestedTool(m) === toolName) ?? requests[0] ?? null;
+  const named = requests.filter((m) => requestedTool(m) === toolName);
+  const request = named[ordinal] ?? named[0] ?? requests[0] ?? null;
   const answers = messages.filter(isAnswer);
   const answer =
     (request

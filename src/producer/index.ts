@@ -45,7 +45,12 @@ export function createProducer(options: ProducerOptions): Producer {
     sessionId,
     enabled: resolved.enabled,
     watch(server) {
-      if (resolved.enabled) watchServer(server, { sessionId, buffer });
+      if (resolved.enabled)
+        watchServer(server, {
+          sessionId,
+          buffer,
+          ...(resolved.sessionLabel ? { sessionLabel: resolved.sessionLabel } : {}),
+        });
       return server;
     },
     flush: () => buffer.flush(),

@@ -36,6 +36,8 @@ interface HighLevelServer {
 export interface WatchContext {
   sessionId: string;
   buffer: PayloadBuffer;
+  /** Sent as `session_label` on each startup, when set. */
+  sessionLabel?: string;
 }
 
 /** Functions this module made, so nothing is ever wrapped twice. */
@@ -233,6 +235,8 @@ async function sendStartup(
       session_id: ctx.sessionId,
       client_name: clientName,
       tools: tools.slice(0, 500),
+      // An extra field the contract allows on startups: what the dashboard names the session by.
+      ...(ctx.sessionLabel ? { session_label: ctx.sessionLabel } : {}),
     });
   } catch {
     // No tool list is better than a broken handshake.

@@ -36,11 +36,21 @@ export interface ProducerOptions {
   onPayload?: (payload: Payload) => void;
   /** `user-agent` header. */
   userAgent?: string;
+  /**
+   * A name for this session, sent as `session_label` on every startup (an extra field: unknown
+   * fields are allowed on startups, and the dashboard titles and searches sessions by it).
+   * Trimmed, at most 120 characters; empty = none.
+   */
+  sessionLabel?: string;
 }
 
 /** Options with every default filled in; `enabled` is false when there is nothing to send to. */
-export interface ResolvedOptions extends Required<Omit<ProducerOptions, 'onSend' | 'onPayload'>> {
+export interface ResolvedOptions extends Required<
+  Omit<ProducerOptions, 'onSend' | 'onPayload' | 'sessionLabel'>
+> {
   enabled: boolean;
+  /** `undefined` = send no label. */
+  sessionLabel: string | undefined;
   onSend: ((report: SendReport) => void) | undefined;
   onPayload: ((payload: Payload) => void) | undefined;
 }
@@ -78,6 +88,10 @@ export function resolveOptions(options: Partial<ProducerOptions> | undefined): R
     userAgent:
       typeof o.userAgent === 'string' && o.userAgent ? o.userAgent : 'mcpulse-devtools-producer/1',
     enabled: endpoint !== '' && key !== '' && typeof doFetch === 'function',
+    sessionLabel:
+      typeof o.sessionLabel === 'string' && o.sessionLabel.trim()
+        ? o.sessionLabel.trim().slice(0, 120)
+        : undefined,
     onSend: typeof o.onSend === 'function' ? o.onSend : undefined,
     onPayload: typeof o.onPayload === 'function' ? o.onPayload : undefined,
   };

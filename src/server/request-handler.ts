@@ -9,12 +9,13 @@ import { runOperation, type AppContext } from '../api/call.js';
 import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
 import {
   createContentIngest,
+  INGEST_PATH,
   MAX_BODY_BYTES,
   MAX_CONTENT_BODY_BYTES,
   type SpooledIngest,
 } from '../ingest/index.js';
 import { PROXY_CONTENT_PATH } from '../shared/proxy-content.js';
-import { AmbiguousProjectError, type Store } from '../store/index.js';
+import { AmbiguousProjectError, UnknownProjectError, type Store } from '../store/index.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
 import { readBody } from './read-body.js';
 import { sendJson, sendRaw } from './respond.js';
@@ -44,7 +45,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
   const { store, ingest, info, app, policy, rendererDir } = options;
   const routes = compileRoutes(options.routes);
-  const content = createContentIngest(store);
+  const content = createContentIngest(store, app.bus);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(COMMON_HEADERS)) res.setHeader(k, v);
@@ -61,9 +62,32 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     ) {
       return sendJson(res, 403, { error: 'cross-origin requests are not allowed' });
     }
-    if (path === '/v1/ingest') {
-      if (req.method !== 'POST')
-        return sendJson(res, 405, { error: 'use POST /v1/ingest' }, { allow: 'POST' });
+    const method = req.method ?? 'GET';
+    // The proxy's own local route (src/shared/proxy-content.ts) is not a missed ingest.
+    const misdirected =
+      path === INGEST_PATH
+        ? method !== 'POST'
+        : !path.startsWith('/api/') &&
+          path !== PROXY_CONTENT_PATH &&
+          method !== 'GET' &&
+          method !== 'HEAD';
+    if (misdirected) {
+      // Not an ingest, though probably meant as one: answered as the hosted API would, and
+      // kept on the ingest log with what to change. The body is never read.
+      req.resume();
+      const answer = ingest.handleMisdirected(
+        {
+          method,
+          path,
+          userAgent: req.headers['user-agent'],
+          bodyBytes: Number(req.headers['content-length']) || 0,
+          receivedMs: Date.now(),
+        },
+        info.endpoint,
+      );
+      return sendJson(res, answer.status, answer.body, answer.headers);
+    }
+    if (path === INGEST_PATH) {
       const body = await readBody(req, MAX_BODY_BYTES);
       const answer = await ingest.handle({
         authorization: req.headers.authorization,
@@ -96,18 +120,21 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       const project = url.searchParams.get('project');
       let projectId: number | undefined;
       try {
-        projectId = project ? (store.read.resolveProject(project) ?? -1) : undefined;
+        projectId = project ? store.read.resolveProject(project) : undefined;
       } catch (error) {
         // A key prefix two projects share: following either would hide the other.
         if (error instanceof AmbiguousProjectError)
           return sendJson(res, 400, { error: error.message });
+        // A stream of a project nothing has would stay silent forever.
+        if (error instanceof UnknownProjectError)
+          return sendJson(res, 404, { error: error.message });
         throw error;
       }
       return openEventStream(req, res, app.bus, projectId);
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendJson(res, 405, { error: `${req.method} is not supported here` });
+    if (method !== 'GET' && method !== 'HEAD')
+      return sendJson(res, 405, { error: `${method} is not supported here` });
     serveStatic(rendererDir, path, res);
   }
 

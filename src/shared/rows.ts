@@ -77,6 +77,15 @@ export interface BatchRow {
   body_bytes: number;
   error: string | null;
   user_agent: string | null;
+  /** Set only for a request that missed `/v1/ingest` (a wrong path or method); else `null`. */
+  method: string | null;
+  path: string | null;
+  /** One sentence saying what to change, when there is one. */
+  hint: string | null;
+  /** Identical refusals counted on this row (1 = just this one). */
+  repeats: number;
+  /** When the last of the repeats arrived; `null` = only once. */
+  last_received_ms: number | null;
 }
 
 export interface RejectionRow {

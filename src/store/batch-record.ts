@@ -6,7 +6,18 @@ export interface AcceptedCall {
   startedMs: number;
   /** Fields outside the contract, kept so an export replays exactly what was sent. */
   extra: Record<string, unknown> | null;
+  /** Optional fields the payload left out ({@link OMITTED_CALL_FIELDS}); absent = none. */
+  omitted?: number;
 }
+
+/**
+ * The optional call fields an SDK may leave out (Go's `omitempty`), as bits of the stored
+ * `omitted` mask — so an export writes back exactly the fields that were sent.
+ */
+export const OMITTED_CALL_FIELDS = { duration_ms: 1, response_bytes: 2, is_empty: 4 } as const;
+
+/** The startup's `tools` left out (Go, before the first `tools/list` answer). */
+export const OMITTED_STARTUP_TOOLS = 1;
 
 /** A startup that passed validation. */
 export interface AcceptedStartup {
@@ -14,6 +25,8 @@ export interface AcceptedStartup {
   extra: Record<string, unknown> | null;
   /** Per-tool unknown fields (e.g. PHP's `schema_hash`), aligned with `payload.tools`. */
   toolExtras: (Record<string, unknown> | null)[];
+  /** {@link OMITTED_STARTUP_TOOLS} when the payload had no `tools`; absent = 0. */
+  omitted?: number;
 }
 
 /** An agreement verdict that passed validation. */
@@ -43,6 +56,11 @@ export interface BatchRecord {
   bodyBytes: number;
   userAgent: string | null;
   error: string | null;
+  /** A request that missed `/v1/ingest` (src/ingest/misdirected.ts): its method and path. */
+  method?: string;
+  path?: string;
+  /** One sentence saying what to change (a wrong path, a content type); absent = none. */
+  hint?: string;
   calls: AcceptedCall[];
   startups: AcceptedStartup[];
   /** Agreement verdicts (PHP 0.1.6+); absent = none. */

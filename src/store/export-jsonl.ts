@@ -10,6 +10,7 @@
  * the connection busy between pages and ingest carries on while it streams.
  */
 import { agreementFilterSql } from './agreements.js';
+import { OMITTED_CALL_FIELDS, OMITTED_STARTUP_TOOLS } from './batch-record.js';
 import { connectionOf } from './connection.js';
 import type { ReadStore } from './index.js';
 import { callFilterSql } from './filter-sql.js';
@@ -32,6 +33,7 @@ interface RawCall {
   is_empty: number;
   args_hash: string;
   extra: string | null;
+  omitted: number;
 }
 
 interface RawStartup {
@@ -41,13 +43,23 @@ interface RawStartup {
   session_id: string;
   client_name: string;
   extra: string | null;
+  omitted: number;
 }
 
 const parse = (text: string | null): Record<string, unknown> =>
   text ? (JSON.parse(text) as Record<string, unknown>) : {};
 
-/** A stored call back in its wire form: the contract's fields in order, then the extras. */
+/** `value` under `field`, unless the SDK left that field out (the `omitted` mask says so). */
+const sent = (omitted: number, bit: number, value: unknown): unknown =>
+  (omitted & bit) === 0 ? value : undefined;
+
+/**
+ * A stored call back in its wire form: the contract's fields in order, then the extras. A
+ * field the SDK left out stays out (JSON.stringify drops `undefined`): Go's `omitempty` call
+ * comes back byte for byte, not with its zeros written out.
+ */
 function callLine(c: RawCall): string {
+  const o = c.omitted;
   return JSON.stringify({
     v: 1,
     type: 'call',
@@ -55,10 +67,10 @@ function callLine(c: RawCall): string {
     client_name: c.client_name,
     tool_name: c.tool_name,
     started_at: c.started_at,
-    duration_ms: c.duration_ms,
+    duration_ms: sent(o, OMITTED_CALL_FIELDS.duration_ms, c.duration_ms),
     outcome: c.outcome,
-    response_bytes: c.response_bytes,
-    is_empty: c.is_empty === 1,
+    response_bytes: sent(o, OMITTED_CALL_FIELDS.response_bytes, c.response_bytes),
+    is_empty: sent(o, OMITTED_CALL_FIELDS.is_empty, c.is_empty === 1),
     args_hash: c.args_hash,
     ...parse(c.extra),
   });
@@ -82,7 +94,7 @@ const narrows = (f: CallFilter): boolean =>
 function selectStartups(store: ReadStore, filter: CallFilter): RawStartup[] {
   const db = connectionOf(store);
   const byProject = filter.projectId !== undefined ? 'project_id = @projectId' : '1';
-  const cols = 'id, project_id, batch_id, session_id, client_name, extra';
+  const cols = 'id, project_id, batch_id, session_id, client_name, extra, omitted';
   if (filter.session !== undefined) {
     return db
       .prepare(
@@ -123,9 +135,13 @@ function startupLines(store: ReadStore, startups: RawStartup[]): Map<number, str
         type: 'startup',
         session_id: s.session_id,
         client_name: s.client_name,
-        tools: tools
-          .all(s.id)
-          .map((t) => ({ name: t.name, schema_bytes: t.schema_bytes, ...parse(t.extra) })),
+        tools: sent(
+          s.omitted,
+          OMITTED_STARTUP_TOOLS,
+          tools
+            .all(s.id)
+            .map((t) => ({ name: t.name, schema_bytes: t.schema_bytes, ...parse(t.extra) })),
+        ),
         ...parse(s.extra),
       }),
     );
@@ -224,7 +240,7 @@ export function* exportJsonl(
   const { where, params } = callFilterSql(filter);
   const page = connectionOf(store).prepare(
     `SELECT id, batch_id, session_id, client_name, tool_name, started_at, duration_ms, outcome,
-            response_bytes, is_empty, args_hash, extra
+            response_bytes, is_empty, args_hash, extra, omitted
      FROM calls ${where ? `${where} AND` : 'WHERE'} id > @after ORDER BY id LIMIT ${PAGE}`,
   );
   let after = 0;

@@ -31,7 +31,7 @@ export type {
   SpoolTable,
 } from './spool.js';
 export type * from '../shared/rows.js';
-export { AmbiguousProjectError, projectRef } from './project-ref.js';
+export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 
 /**
@@ -59,6 +59,11 @@ export interface Store extends ReadStore {
   writeBatch(record: BatchRecord): BatchWriteResult;
   /** Writes one post of proxy content atomically (idempotent per session and seq). */
   writeContent(record: ContentRecord): ContentWriteResult;
+  /**
+   * Counts `n` more identical refusals on an ingest-log row, the last at `lastMs`
+   * (src/ingest/misdirected.ts collapses a flood into one row).
+   */
+  countRepeats(batchId: number, n: number, lastMs: number): void;
   readonly spool: SpoolTable;
 }
 
@@ -127,6 +132,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   }
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
+  const countRepeats = db.prepare<[number, number, number]>(
+    'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
+  );
   const store: Store = {
     path,
     read: createReader(db),
@@ -136,6 +144,9 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       return result;
     },
     writeContent: createContentWriter(db),
+    countRepeats: (batchId, n, lastMs) => {
+      countRepeats.run(n, lastMs, batchId);
+    },
     flushDerived: queue.flush,
     // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
     // engine must be handed all of them (see derived-queue.ts), so flush instead.

@@ -78,20 +78,22 @@ export function createContentReader(db: Database.Database) {
 
     /**
      * The project a session's content is under: `projectId` when given and it has content
-     * there, else the project that received content for that session last.
+     * there, else the most recently active project that has content for that session. Seeks
+     * the (project, session) indexes once per project: there are few projects, many messages.
      */
     sessionProject(session: string, projectId?: number): number | undefined {
       if (!present()) return undefined;
-      const rows = prepare(
-        `SELECT project_id FROM (
-           SELECT project_id, received_ms FROM proxy_messages WHERE session_id = @session
-           UNION ALL SELECT project_id, received_ms FROM proxy_sessions WHERE session_id = @session
-         ) ${projectId !== undefined ? 'WHERE project_id = @projectId' : ''}
-         ORDER BY received_ms DESC LIMIT 1`,
+      return prepare(
+        `SELECT p.id FROM projects p
+          WHERE ${projectId !== undefined ? 'p.id = @projectId AND' : ''}
+            (EXISTS (SELECT 1 FROM proxy_messages m INDEXED BY proxy_messages_by_seq
+                      WHERE m.project_id = p.id AND m.session_id = @session)
+             OR EXISTS (SELECT 1 FROM proxy_sessions s WHERE s.project_id = p.id AND s.session_id = @session)
+             OR EXISTS (SELECT 1 FROM proxy_unanswered u WHERE u.project_id = p.id AND u.session_id = @session))
+          ORDER BY p.last_seen_ms DESC, p.id DESC LIMIT 1`,
       )
         .pluck()
         .get({ session, projectId }) as number | undefined;
-      return rows;
     },
 
     /** A session's messages in seq order, filtered and paged. */

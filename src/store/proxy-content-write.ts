@@ -32,6 +32,8 @@ export interface ContentWriteResult {
   duplicates: number;
   /** The ingest-log row written for refused messages, or null when none were refused. */
   batchId: number | null;
+  /** The rejection rows written, in the order of `rejections`. */
+  rejectionIds: number[];
 }
 
 const jsonOrNull = (v: Record<string, unknown> | null): string | null =>
@@ -130,6 +132,7 @@ export function createContentWriter(
       );
     }
     let batchId: number | null = null;
+    const rejectionIds: number[] = [];
     if (r.rejections.length > 0) {
       batchId = Number(
         insertBatch.run(
@@ -143,17 +146,21 @@ export function createContentWriter(
         ).lastInsertRowid,
       );
       for (const x of r.rejections) {
-        insertRejection.run(
-          batchId,
-          projectId,
-          r.receivedMs,
-          x.index,
-          x.reason,
-          x.item,
-          x.truncated ? 1 : 0,
+        rejectionIds.push(
+          Number(
+            insertRejection.run(
+              batchId,
+              projectId,
+              r.receivedMs,
+              x.index,
+              x.reason,
+              x.item,
+              x.truncated ? 1 : 0,
+            ).lastInsertRowid,
+          ),
         );
       }
     }
-    return { projectId, stored, duplicates: r.messages.length - stored, batchId };
+    return { projectId, stored, duplicates: r.messages.length - stored, batchId, rejectionIds };
   });
 }

@@ -30,13 +30,19 @@ export function toCallRow(r: RawCall): CallRow {
   return { ...r, is_empty: r.is_empty === 1, extra: parseExtra(r.extra) };
 }
 
+const BATCH_COLUMNS = `b.id, b.project_id, p.key_prefix, substr(p.key_sha256, 1, 12) AS project_ref,
+  b.received_ms, b.status, b.accepted, b.rejected, b.body_bytes, b.error, b.user_agent, b.method,
+  b.path, b.hint, b.repeats, b.last_received_ms`;
+
 /** Core reads: what was stored, exactly as it was sent. Metrics live in their own modules. */
 export function createReader(db: Database.Database) {
   const prepare = statementCache(db);
   const projects = db.prepare<[], ProjectRow>(
     `SELECT p.id, p.key_prefix, p.key_sha256, p.first_seen_ms, p.last_seen_ms,
             (SELECT count(*) FROM calls c WHERE c.project_id = p.id) AS calls,
-            (SELECT count(DISTINCT session_id) FROM calls c WHERE c.project_id = p.id) AS sessions
+            -- A session that sent only a startup (connected, listed, left) is a session too.
+            (SELECT count(*) FROM (SELECT session_id FROM calls c WHERE c.project_id = p.id
+                                   UNION SELECT session_id FROM startups s WHERE s.project_id = p.id)) AS sessions
      FROM projects p ORDER BY p.last_seen_ms DESC`,
   );
   const resolveProject = createProjectResolver(db);
@@ -107,6 +113,27 @@ export function createReader(db: Database.Database) {
       return row && toCallRow(row);
     },
 
+    /**
+     * How many calls of the same tool in the same session started at the same `started_at`
+     * before this one (by arrival): which of several requests tied to one start is this call's.
+     */
+    sameStartBefore(call: CallRow): number {
+      return prepare(
+        `SELECT count(*) FROM calls INDEXED BY calls_by_session
+          WHERE project_id = ? AND session_id = ? AND started_ms = ? AND started_at = ?
+            AND tool_name = ? AND id < ?`,
+      )
+        .pluck()
+        .get(
+          call.project_id,
+          call.session_id,
+          call.started_ms,
+          call.started_at,
+          call.tool_name,
+          call.id,
+        ) as number;
+    },
+
     /** Startups, newest first, optionally for one project or session. */
     startups(filter: { projectId?: number; session?: string }, page: Page = {}): StartupRow[] {
       const parts: string[] = [];
@@ -123,17 +150,24 @@ export function createReader(db: Database.Database) {
       return rows.map(withTools);
     },
 
-    /** Ingest log: every request received, newest first. */
-    batches(filter: { projectId?: number }, page: Page = {}): BatchRow[] {
+    /**
+     * Ingest log: every request received, newest first. `misdirected` keeps only requests that
+     * missed `/v1/ingest` (a wrong path or method), which belong to no project.
+     */
+    batches(filter: { projectId?: number; misdirected?: boolean }, page: Page = {}): BatchRow[] {
       const parts: string[] = [];
       if (filter.projectId !== undefined) parts.push('b.project_id = @projectId');
+      if (filter.misdirected) parts.push('b.path IS NOT NULL');
       if (page.before !== undefined) parts.push('b.id < @before');
       return prepare(
-        `SELECT b.id, b.project_id, p.key_prefix, substr(p.key_sha256, 1, 12) AS project_ref, b.received_ms, b.status, b.accepted, b.rejected,
-                  b.body_bytes, b.error, b.user_agent
+        `SELECT ${BATCH_COLUMNS}
            FROM batches b LEFT JOIN projects p ON p.id = b.project_id
            ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY b.id DESC LIMIT @limit`,
-      ).all({ ...filter, before: page.before, limit: clampLimit(page.limit) }) as BatchRow[];
+      ).all({
+        projectId: filter.projectId,
+        before: page.before,
+        limit: clampLimit(page.limit),
+      }) as BatchRow[];
     },
 
     /** Every dropped item with production's reason, newest first. */

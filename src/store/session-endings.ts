@@ -8,24 +8,34 @@
  * batch routinely. What that leaves behind, and what this finds, once the session has been quiet
  * for {@link QUIET_MS}:
  *
- * - `startup-only`: a startup and no calls at all — the tool list went out on a timer flush,
- *   the calls were in the batch that never came;
- * - `full-last-batch`: the last request that carried anything of the session held 30 payloads
- *   or more, all of them this session's (an SDK's stream is one session per process), i.e. it
- *   was sent because the buffer filled, not by a timer or an exit flush — so more payloads were
- *   being buffered when the session went quiet, and nothing followed. (Imports and replays post
- *   many sessions per request; such a request says nothing about how a session ended.)
+ * - `startup-only`, from the Go SDK only (`user-agent: mcpulse-go`): a startup and no calls at
+ *   all. Go sends its startup on the first `tools/list` — which every client follows with its
+ *   calls — through the same buffer; a lone startup went out on a timer flush and the calls
+ *   after it were in the batch `FlushAll` did not wait for. Every other SDK flushes at exit
+ *   (TS, Ruby, PHP, .NET, Kotlin), and TS sends a startup on every `initialize`, so a lone
+ *   startup from them is a client that connected, listed the tools and left: a session with
+ *   no tool calls, not a loss.
+ * - `full-last-batch`: the last request that carried anything of the session held exactly 30
+ *   payloads (the flush size), all of them this session's (an SDK's stream is one session per
+ *   process), i.e. it was sent because the buffer filled, not by a timer or an exit flush — so
+ *   more were being buffered when the session went quiet, and nothing followed. (Imports and
+ *   replays post many sessions per request; such a request says nothing about how a session
+ *   ended. An exit or timer flush can hold any count; only a size flush holds exactly 30.)
  */
 import type Database from 'better-sqlite3';
 import { connectionOf } from './connection.js';
 import type { ReadStore } from './index.js';
 import { statementCache } from './statement-cache.js';
+import { sessionNamer } from './metrics/queries/session-names.js';
 
 /** How long a session must have been quiet before its ending is judged: two flush intervals. */
 export const QUIET_MS = 10_000;
 
 /** A batch this full was sent because the SDK's buffer filled (SDKs flush at 30 payloads). */
 export const FULL_BATCH = 30;
+
+/** The Go SDK's `user-agent` (mcpulse-go transport.go): the one SDK whose exit flush can lose. */
+export const GO_USER_AGENT = 'mcpulse-go';
 
 /** Which pattern a session's ending matches. */
 export type EndingKind = 'startup-only' | 'full-last-batch';
@@ -57,6 +67,7 @@ interface SessionFacts {
 /** Reads over the raw tables; every query uses the session indexes. */
 export function createSessionEndings(db: Database.Database) {
   const prepare = statementCache(db);
+  const nameOf = sessionNamer(db);
 
   /** The session's counts, its newest request and its newest client name. */
   const facts = (projectId: number, sessionId: string): SessionFacts =>
@@ -101,8 +112,10 @@ export function createSessionEndings(db: Database.Database) {
     const ownRequest = last !== undefined && last.own === last.accepted;
     const kind: EndingKind | null =
       f.calls === 0 && f.startups > 0
-        ? 'startup-only'
-        : f.calls > 0 && payloads >= FULL_BATCH && ownRequest
+        ? last?.user_agent === GO_USER_AGENT
+          ? 'startup-only'
+          : null
+        : f.calls > 0 && payloads === FULL_BATCH && ownRequest
           ? 'full-last-batch'
           : null;
     if (kind === null) return null;
@@ -167,6 +180,11 @@ export function createSessionEndings(db: Database.Database) {
       calls: number;
       startups: number;
       received_ms: number;
+      /** What names the session (src/store/metrics/queries/session-names.ts). */
+      label: string | null;
+      first_tool: string | null;
+      /** The first call's start, else the first startup's arrival. */
+      first_seen_ms: number;
     } | null {
       const row = prepare(
         `SELECT project_id, session_id, client_name, received_ms FROM (
@@ -181,7 +199,20 @@ export function createSessionEndings(db: Database.Database) {
         | undefined;
       if (row === undefined) return null;
       const f = facts(row.project_id, row.session_id);
-      return { ...row, calls: f.calls, startups: f.startups };
+      const first = prepare(
+        `SELECT coalesce(
+           (SELECT min(started_ms) FROM calls WHERE project_id = @project AND session_id = @session),
+           (SELECT min(received_ms) FROM startups WHERE project_id = @project AND session_id = @session))`,
+      )
+        .pluck()
+        .get({ project: row.project_id, session: row.session_id }) as number | null;
+      return {
+        ...row,
+        calls: f.calls,
+        startups: f.startups,
+        ...nameOf(row.project_id, row.session_id),
+        first_seen_ms: first ?? row.received_ms,
+      };
     },
   };
 }

@@ -49,38 +49,58 @@ export function createToolErrorReader(db: Database.Database) {
     failingCalls(filter: CallFilter): { rows: FailingCallRow[]; capped: boolean } {
       const { where, params } = callFilterSql(filter, 'c');
       const content = hasTable(db, 'proxy_messages');
-      const answer = (column: 'kind' | 'body' | 'truncated') =>
-        content
-          ? `(SELECT m.${column} FROM proxy_messages m INDEXED BY proxy_messages_by_call
-               WHERE m.project_id = c.project_id AND m.session_id = c.session_id
-                 AND m.call_started_at = c.started_at AND m.direction = 'server'
-                 AND m.kind IN ('result', 'error') ORDER BY m.seq LIMIT 1)`
-          : 'NULL';
-      const hasContent = content
-        ? `EXISTS (SELECT 1 FROM proxy_messages m INDEXED BY proxy_messages_by_call
-             WHERE m.project_id = c.project_id AND m.session_id = c.session_id
-               AND m.call_started_at = c.started_at)`
-        : '0';
+      // One lookup for the answer (its row id), then its columns by rowid.
+      const answerId = `(SELECT m.id FROM proxy_messages m INDEXED BY proxy_messages_by_call
+          WHERE m.project_id = c.project_id AND m.session_id = c.session_id
+            AND m.call_started_at = c.started_at AND m.direction = 'server'
+            AND m.kind IN ('result', 'error') ORDER BY m.seq LIMIT 1)`;
+      const hasContent = `(a.id IS NOT NULL OR EXISTS (SELECT 1 FROM proxy_messages m INDEXED BY proxy_messages_by_call
+          WHERE m.project_id = c.project_id AND m.session_id = c.session_id
+            AND m.call_started_at = c.started_at))`;
       const rows = prepare(
-        `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
-                ${firstCall} AS first_call, ${hasContent} AS has_content,
-                ${answer('kind')} AS answer_kind, ${answer('body')} AS answer_body,
-                ${answer('truncated')} AS answer_truncated
-           FROM calls c ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
-          ORDER BY c.started_ms, c.id LIMIT @limit`,
+        content
+          ? `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
+                    ${firstCall} AS first_call, ${hasContent} AS has_content,
+                    a.kind AS answer_kind, a.body AS answer_body, a.truncated AS answer_truncated
+               FROM calls c LEFT JOIN proxy_messages a ON a.id = ${answerId}
+               ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
+              ORDER BY c.started_ms, c.id LIMIT @limit`
+          : `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
+                    ${firstCall} AS first_call, 0 AS has_content, NULL AS answer_kind,
+                    NULL AS answer_body, NULL AS answer_truncated
+               FROM calls c ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
+              ORDER BY c.started_ms, c.id LIMIT @limit`,
       ).all({ ...params, limit: MAX_FAILING_CALLS + 1 }) as FailingCallRow[];
       const capped = rows.length > MAX_FAILING_CALLS;
       return { rows: capped ? rows.slice(0, MAX_FAILING_CALLS) : rows, capped };
     },
 
-    /** For each of `tools`, how many of the view's calls were its first call in their session. */
+    /**
+     * For each of `tools`, how many of the view's calls were its first call in their session:
+     * each session's earliest call of the tool (over the whole session), counted when it falls
+     * in the view. One grouped pass over the tool's index range, not a lookup per call.
+     */
     firstCalls(filter: CallFilter, tools: readonly string[]): Map<string, number> {
       const out = new Map<string, number>();
       for (const tool of tools) {
-        const { where, params } = callFilterSql({ ...filter, tool }, 'c');
-        const n = prepare(`SELECT count(*) FROM calls c ${where} AND ${firstCall}`)
+        const scope = callFilterSql(
+          { projectId: filter.projectId, session: filter.session, tool },
+          'c',
+        );
+        const view = callFilterSql(
+          { from: filter.from, to: filter.to, client: filter.client },
+          'f',
+        );
+        // SQLite's bare columns: with min(), started_ms and client_name are the first call's
+        // (of two calls in one millisecond, either's client: they are one session's).
+        const n = prepare(
+          `SELECT count(*) FROM (
+             SELECT min(c.started_ms) AS started_ms, c.client_name AS client_name
+               FROM calls c ${scope.where} GROUP BY c.project_id, c.session_id
+           ) f ${view.where}`,
+        )
           .pluck()
-          .get(params) as number;
+          .get({ ...scope.params, ...view.params }) as number;
         out.set(tool, n);
       }
       return out;

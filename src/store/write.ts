@@ -30,17 +30,19 @@ export function createBatchInserts(
      RETURNING id`,
   );
   const insertBatch = db.prepare(
-    `INSERT INTO batches (project_id, received_ms, status, accepted, rejected, body_bytes, error, user_agent)
-     VALUES (@projectId, @receivedMs, @status, @accepted, @rejected, @bodyBytes, @error, @userAgent)`,
+    `INSERT INTO batches (project_id, received_ms, status, accepted, rejected, body_bytes, error, user_agent,
+       method, path, hint)
+     VALUES (@projectId, @receivedMs, @status, @accepted, @rejected, @bodyBytes, @error, @userAgent,
+       @method, @path, @hint)`,
   );
   const insertCall = db.prepare(
     `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
-       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra, omitted)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertStartup = db.prepare(
-    `INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms, extra)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms, extra, omitted)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTool = db.prepare(
     `INSERT INTO startup_tools (startup_id, position, name, schema_bytes, extra) VALUES (?, ?, ?, ?, ?)`,
@@ -70,6 +72,9 @@ export function createBatchInserts(
         bodyBytes: r.bodyBytes,
         error: r.error,
         userAgent: r.userAgent,
+        method: r.method ?? null,
+        path: r.path ?? null,
+        hint: r.hint ?? null,
       }).lastInsertRowid,
     );
     const inserted: InsertedCall[] = [];
@@ -94,6 +99,7 @@ export function createBatchInserts(
             p.args_hash,
             r.receivedMs,
             json(c.extra),
+            c.omitted ?? 0,
           ).lastInsertRowid,
         );
         inserted.push({
@@ -114,6 +120,7 @@ export function createBatchInserts(
             p.client_name,
             r.receivedMs,
             json(s.extra),
+            s.omitted ?? 0,
           ).lastInsertRowid,
         );
         p.tools.forEach((t, i) =>

@@ -89,7 +89,9 @@ describe('hash', () => {
     expect(report.diagnostics.map((d) => d.code)).toEqual(['lone-surrogate']);
     expect(report.sdks.ts).toMatchObject({ sdk: '@mcpulse/sdk', version: '0.1.6' });
     expect(report.sdks.ts!.args_hash).toBe('d06a70a1ca4d');
-    expect(report.sdks.ruby).toMatchObject({ text: null, args_hash: '000000000000' });
+    // Ruby's JSON.parse refuses the request itself: no call, so nothing is sent.
+    expect(report.sdks.ruby).toMatchObject({ text: null, sent: false });
+    expect(report.sdks.go).toMatchObject({ sent: true });
     expect(report.languages.ruby).toEqual({ text: null, args_hash: '000000000000' });
     expect(report.languages.python!.text).toBe('{"s":"\\ud800"}');
   });
@@ -105,6 +107,21 @@ describe('hash', () => {
     expect(report.sdks.java!.args_hash).toBe('ada24f3239dc');
     for (const id of ['ruby', 'php', 'dotnet'])
       expect(report.sdks[id]!.args_hash).toBe('000000000000');
+    // Where the parser refuses (Ruby, PHP's host decode) nothing is sent; .NET and PHP's
+    // argsHashRaw catch it and send 000000000000.
+    const sdks = report.sdks as unknown as Record<
+      string,
+      {
+        sent: boolean;
+        mode?: string;
+        other_modes?: { mode: string; args_hash: string; sent: boolean }[];
+      }
+    >;
+    expect([sdks.ruby!.sent, sdks.php!.sent, sdks.dotnet!.sent]).toEqual([false, false, true]);
+    expect(sdks.php!.mode).toBe('assoc');
+    expect(sdks.php!.other_modes).toMatchObject([
+      { mode: 'raw', args_hash: '000000000000', sent: true },
+    ]);
   });
 
   it('says why a text is not JSON, and exits 1', async () => {

@@ -63,11 +63,71 @@ describe('fixtures/sdk-vectors.json: what each SDK\u2019s own tests pin', () => 
       return;
     }
     const analysis = analyze(v.input_json, nodeSha256Hex);
-    // The raw-bytes entry points decode to objects: they agree with the TypeScript SDK.
+    const rendering = analysis.sdks[v.sdk];
+    // A raw-bytes entry point is its own mode where the SDK models one (PHP's `raw`); Go's
+    // ArgsHashRaw is the only way Go hashes a call, so its one model is that entry point.
+    const raw = v.entry !== undefined && RAW_ENTRIES.has(v.entry);
     const got =
-      v.entry !== undefined && RAW_ENTRIES.has(v.entry) ? analysis.sdks.ts : analysis.sdks[v.sdk];
+      raw && rendering.otherModes
+        ? rendering.otherModes.find((m) => m.mode.id === 'raw')!
+        : rendering;
     expect(got.text).toBe(v.canonical);
     expect(got.argsHash).toBe(v.args_hash);
+  });
+});
+
+describe('PHP, one model per decoding mode', () => {
+  const php = vectors.filter((v) => v.sdk === 'php' && v.input_json !== null);
+  const isRaw = (v: SdkVector) => v.entry !== undefined && RAW_ENTRIES.has(v.entry);
+
+  it('names both modes and renders both for every input', () => {
+    const analysis = analyze('{}', nodeSha256Hex);
+    expect(analysis.sdks.php.mode?.id).toBe('assoc');
+    expect(analysis.sdks.php.text).toBe('[]');
+    expect(analysis.sdks.php.otherModes?.map((m) => [m.mode.id, m.text])).toEqual([['raw', '{}']]);
+  });
+
+  it('assoc (MCPulse::record with json_decode(…, true)) is right on every vector read in that mode', () => {
+    const assoc = php.filter((v) => !isRaw(v));
+    expect(assoc.length).toBeGreaterThan(10);
+    const wrong = assoc.filter(
+      (v) => analyze(v.input_json!, nodeSha256Hex).sdks.php.argsHash !== v.args_hash,
+    );
+    expect(wrong.map((v) => v.name)).toEqual([]);
+  });
+
+  it('raw (Hashing::argsHashRaw) is right on every vector read in that mode', () => {
+    const raw = php.filter(isRaw);
+    expect(raw.length).toBeGreaterThanOrEqual(2);
+    const wrong = raw.filter(
+      (v) =>
+        analyze(v.input_json!, nodeSha256Hex).sdks.php.otherModes![0]!.argsHash !== v.args_hash,
+    );
+    expect(wrong.map((v) => v.name)).toEqual([]);
+  });
+});
+
+describe('refused inputs are "not sent" where the parser refuses the request', () => {
+  const nested = (depth: number) => '['.repeat(depth - 1) + '{}' + ']'.repeat(depth - 1);
+
+  it('Ruby at nesting 101: not sent (JSON.parse max_nesting 100), Go still hashes', () => {
+    const a = analyze(nested(101), nodeSha256Hex);
+    expect(a.sdks.ruby.sent).toBe(false);
+    expect(a.sdks.ruby.failure).toMatch(/^not sent: its parser stops at depth 100/);
+    expect(a.sdks.go.sent).toBe(true);
+    expect(a.sdks.go.text).not.toBeNull();
+    const depth = a.diagnostics.find((d) => d.code === 'nesting-depth')!;
+    const ruby = depth.affects.find((e) => e.sdk === 'ruby')!;
+    expect(ruby.effect).toContain('not sent');
+    expect(ruby.effect).not.toContain('000000000000');
+  });
+
+  it('Go past its own writer limit (1000) sends 000000000000, and says so', () => {
+    const a = analyze(nested(1002), nodeSha256Hex);
+    expect(a.sdks.go.sent).toBe(true);
+    expect(a.sdks.go.argsHash).toBe('000000000000');
+    const depth = a.diagnostics.find((d) => d.code === 'nesting-depth')!;
+    expect(depth.affects.find((e) => e.sdk === 'go')!.effect).toContain('sends 000000000000');
   });
 });
 

@@ -18,6 +18,11 @@ describe('mcpulse-devtools serve', () => {
     const out = await waitForOutput(child, (o) => /dashboard\s+http:\/\/localhost:\d+/.test(o));
     const url = /dashboard\s+(\S+)/.exec(out)![1]!;
     expect(out).toContain(`database   ${db}`);
+    // The value to paste is the base URL, on its own line, apart from the route.
+    const endpointLine = out.split('\n').find((l) => l.trimStart().startsWith('endpoint'))!;
+    expect(endpointLine.split(/\s+/)[2]).toBe(url);
+    expect(endpointLine).not.toContain('/v1/ingest');
+    expect(out).toContain(`POST ${url}/v1/ingest`);
     const res = await fetch(`${url}/v1/ingest`, {
       method: 'POST',
       headers: { authorization: 'Bearer k', 'content-type': 'application/json' },

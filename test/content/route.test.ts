@@ -160,6 +160,49 @@ describe('POST /v1/local/proxy', () => {
     ]);
   });
 
+  it('announces what reaches the ingest log on the live stream, as ingest does', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${t.url}/api/stream`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    expect((await postContent(t.url, { v: 1 })).status).toBe(400);
+    const partial = await postContent(t.url, {
+      v: 1,
+      session_id: 's_live',
+      messages: [
+        {
+          seq: 0,
+          direction: 'client',
+          at_ms: 1,
+          method: 'ping',
+          rpc_id: '1',
+          kind: 'request',
+          body: '{}',
+          truncated: false,
+          bytes: 2,
+        },
+        { seq: 1, direction: 'nowhere' },
+      ],
+    });
+    expect(partial.status).toBe(202);
+    let text = '';
+    while (
+      (text.match(/event: batch/g) ?? []).length < 2 ||
+      !text.includes('messages.1.direction')
+    ) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(text).toMatch(
+      /event: batch\ndata: \{.*"status":400.*"error":"\/v1\/local\/proxy: session_id: Required"/,
+    );
+    expect(text).toMatch(/event: batch\ndata: \{.*"status":202,"accepted":1,"rejected":1/);
+    expect(text).toMatch(
+      /event: rejection\ndata: \{.*"reason":"messages\.1\.direction: Invalid enum value/,
+    );
+  });
+
   it('answers 405 to a GET and is not offered to a non-loopback Host', async () => {
     const get = await fetch(`${t.url}/v1/local/proxy`);
     expect(get.status).toBe(405);
@@ -255,6 +298,28 @@ describe('GET /api/calls/:id', () => {
       result: null,
       error: 'path must be absolute',
     });
+  });
+
+  it('tells apart calls of one session that started in the same millisecond', async () => {
+    // Two concurrent calls of one tool and one of another, all at t = 0.
+    const twins = proxiedSession('s_twins', [
+      { tool: 'add', args: { a: 1 }, text: '1', t: 0 },
+      { tool: 'add', args: { a: 2 }, text: '2', t: 0 },
+      { tool: 'echo', args: { text: 'x' }, text: 'x', t: 0 },
+    ]);
+    expect((await t.ingest(twins.ingest)).status).toBe(202);
+    expect((await postContent(t.url, twins.content)).status).toBe(202);
+    const { calls } = await t.api('calls', { session: 's_twins' });
+    const contents = await Promise.all(
+      calls.map(async (c) => (await t.api('call', { id: c.id })).content),
+    );
+    expect(
+      contents.map((c) => [c!.arguments, c!.error, JSON.parse(c!.result!).content[0].text]),
+    ).toEqual([
+      ['{"a":1}', null, '1'],
+      ['{"a":2}', null, '2'],
+      ['{"text":"x"}', null, 'x'],
+    ]);
   });
 
   it('is null for an SDK call, 404 for an unknown id, 400 for a bad one', async () => {

@@ -93,6 +93,24 @@ describe('demo against a running dashboard', () => {
     });
   });
 
+  it('names each session by its scenario, and finds it by that name', async () => {
+    const { sessions } = await t.api('sessions', { project: 'mp_live_demo', limit: 100 });
+    expect(sessions.map((x) => x.label).sort()).toEqual(
+      [
+        'SSO outage (two clients, one server process)',
+        'quarterly numbers',
+        'triage a login bug',
+        ...sessions.filter((x) => x.label?.startsWith('standup')).map((x) => x.label),
+      ].sort(),
+    );
+    expect(new Set(sessions.map((x) => x.label)).size).toBe(7);
+    const found = await t.api('sessions', { project: 'mp_live_demo', q: 'quarterly' });
+    expect(found.sessions.map((x) => x.label)).toEqual(['quarterly numbers']);
+    // The label travels on the startup, as an extra field.
+    const { startups } = await t.api('startups', { limit: 100 });
+    expect(startups.every((st) => typeof st.extra?.session_label === 'string')).toBe(true);
+  });
+
   it('groups everything under the demo key’s project', async () => {
     const { projects } = await t.api('projects');
     expect(projects).toEqual(

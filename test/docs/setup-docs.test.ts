@@ -69,3 +69,39 @@ describe('the snippets', () => {
     }
   });
 });
+
+describe('the notes read from the SDKs’ sources (issue 21)', () => {
+  const of = (id: string) => SDK_SETUPS.find((s) => s.id === id)!;
+
+  it('say how to install each SDK, where it is published and which version was read', () => {
+    for (const s of SDK_SETUPS) {
+      expect(s.install, s.id).not.toBe('');
+      expect(s.installNote.length, s.id).toBeGreaterThan(20);
+    }
+    // The TS package is not on the registry reachable here: say so, and how to build it.
+    expect(of('typescript').installNote).toContain('E404');
+    expect(of('typescript').installNote).toContain('npm pack');
+    expect(of('go').install).toContain('@44699b5');
+    for (const id of ['typescript', 'ruby', 'php', 'dotnet', 'java'])
+      expect(of(id).installNote, id).toMatch(/read from \d/);
+  });
+
+  it('Go: WrapTool in the snippet and its reason in the notes; a short-lived server sends nothing', () => {
+    const go = of('go');
+    expect(setupCode(go, 'http://localhost:7857')).toContain('mcpulse.WrapTool(handler)');
+    expect(go.notes.join(' ')).toMatch(/WrapTool.*bad_args.*tool_error/);
+    expect(go.notes.join(' ')).toMatch(/under 5 s .* sends nothing/);
+  });
+
+  it('PHP: flushAll is about when data arrives (at exit), not data lost', () => {
+    const php = of('php');
+    expect(php.flush).toMatch(/arrive when it exits/);
+    expect(php.notes[0]).toMatch(/^Nothing is lost by waiting/);
+    expect(`${php.flush} ${php.notes.join(' ')}`).not.toMatch(/must call/);
+  });
+
+  it('the markdown carries the install line of every SDK', () => {
+    const md = setupMarkdown();
+    for (const s of SDK_SETUPS) expect(md).toContain(`Install: \`${s.install}\``);
+  });
+});

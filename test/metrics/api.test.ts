@@ -79,7 +79,10 @@ describe('GET /api/summary', () => {
     expect((await h.get('summary')).calls).toBe(31);
     expect((await h.get('summary', { project: 'mp_live_test' })).calls).toBe(30);
     expect((await h.get('summary', { project: 2 })).calls).toBe(1);
-    expect((await h.get('summary', { project: 'mp_live_nope' })).calls).toBe(0);
+    // A key never sent is not a project: 404 naming it, never zeros (issue 21).
+    const nope = await h.getRaw('/api/summary?project=mp_live_nope');
+    expect(nope.status).toBe(404);
+    expect(((await nope.json()) as { error: string }).error).toContain("no project 'mp_live_nope'");
   });
   it('composes from/to/tool/client/session and echoes the filter', async () => {
     const s = await h.get('summary', {

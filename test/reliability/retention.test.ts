@@ -170,6 +170,7 @@ describe('retention passes', () => {
       batches: 0,
       rejections: 0,
       agreements: 0,
+      content: 0,
     });
   });
 

@@ -122,6 +122,29 @@ describe('sessionTitle', () => {
     expect(sessionTitle({ label: null, first_tool: 'search', clients: ['a', 'b', 'c'] })).toBe(
       'a +2 → search',
     );
-    expect(sessionTitle({ label: null, first_tool: null, clients: [] })).toBe('unknown client');
+    expect(sessionTitle({ label: null, first_tool: null, clients: [] })).toBe(
+      'unknown client · no tool calls',
+    );
+  });
+
+  it('ends a generated name with its start time, so one client and tool still tell apart', () => {
+    const at = (ms: number) =>
+      sessionTitle({ label: null, first_tool: 'search', clients: ['cursor'], first_seen_ms: ms });
+    const a = at(Date.UTC(2026, 11, 2, 10, 0, 0));
+    const b = at(Date.UTC(2026, 11, 2, 10, 0, 7));
+    expect(a).toMatch(/^cursor → search · \d\d:\d\d:\d\d$/);
+    expect(a).not.toBe(b);
+    // A label stands alone: it is the producer's own name for the session.
+    expect(
+      sessionTitle({
+        label: 'quarterly numbers',
+        first_tool: 'x',
+        clients: ['c'],
+        first_seen_ms: 0,
+      }),
+    ).toBe('quarterly numbers');
+    expect(
+      sessionTitle({ label: null, first_tool: null, clients: ['claude-code'], first_seen_ms: 0 }),
+    ).toMatch(/^claude-code · no tool calls · /);
   });
 });

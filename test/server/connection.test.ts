@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
 import { FULL_BATCH, QUIET_MS } from '../../src/store/session-endings.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 
 const call = (session: string, i: number, client = 'claude-code') => ({
   v: 1,
@@ -53,6 +53,7 @@ describe('GET /api/connection', () => {
       latest: null,
       lost_batches: [],
       quiet_ms: QUIET_MS,
+      misdirected: null,
     });
     await post([startup('s_aaaaaaaaaaaa', 'cursor')]);
     const first = await t.api('connection');
@@ -71,6 +72,10 @@ describe('GET /api/connection', () => {
     await post([startup('s_000000000001')]); // Go: tool list on a timer flush, calls lost.
     await post([startup('s_000000000002'), call('s_000000000002', 1)]); // ended with a partial flush
     await post(Array.from({ length: FULL_BATCH }, (_, i) => call('s_000000000003', i)));
+    // An exit flush of 31: not the size a buffer-full flush sends, so not a sign of loss.
+    await post(Array.from({ length: FULL_BATCH + 1 }, (_, i) => call('s_000000000004', i)));
+    // TS sends a startup on every initialize: a client that connected, listed and left.
+    await post([startup('s_000000000005')], 'node');
     // A replay-style request with many sessions in it says nothing about how each one ended.
     await post(
       Array.from({ length: FULL_BATCH * 2 }, (_, i) => call(`s_00000000010${i % 2}`, i)),
@@ -83,6 +88,8 @@ describe('GET /api/connection', () => {
     const { lost_batches } = await t.api('connection');
     const byId = Object.fromEntries(lost_batches.map((e) => [e.session_id, e]));
     expect(Object.keys(byId).sort()).toEqual(['s_000000000001', 's_000000000003']);
+    // Both have pages and are listed: a session with no tool calls is still a session.
+    expect((await t.api('session', { id: 's_000000000005' })).session.calls).toBe(0);
     expect(byId.s_000000000001).toMatchObject({
       kind: 'startup-only',
       calls: 0,
@@ -99,15 +106,39 @@ describe('GET /api/connection', () => {
 
 describe('GET /api/sessions/:id/ending', () => {
   it('judges one session, and 404s for one never seen', async () => {
-    await post([startup('s_00000000000a')], 'node');
+    await post([startup('s_00000000000a')], 'mcpulse-go');
     await post([call('s_00000000000b', 1)]);
     age(QUIET_MS + 1000);
     const a = await t.api('sessionEnding', { id: 's_00000000000a' });
-    expect(a.ending).toMatchObject({ kind: 'startup-only', user_agent: 'node' });
+    expect(a.ending).toMatchObject({ kind: 'startup-only', user_agent: 'mcpulse-go' });
     const b = await t.api('sessionEnding', { id: 's_00000000000b' });
     expect(b.ending).toBeNull();
     const missing = await fetch(`${t.url}/api/sessions/s_ffffffffffff/ending`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'no session s_ffffffffffff' });
+  });
+});
+
+describe('a session that connected, listed the tools and left', () => {
+  it('is a session: listed with no tool calls, counted, with its page — and not "lost"', async () => {
+    // The TypeScript SDK's own startup (fixtures/captures), alone: a client that never called.
+    const ts = JSON.parse(capture('ts-sdk-exercise')) as { batch: { type: string }[] };
+    const only = ts.batch.filter((p) => p.type === 'startup');
+    await post(only, 'node');
+    age(QUIET_MS + 1000);
+    const id = (only[0] as unknown as { session_id: string }).session_id;
+    const { sessions, total } = await t.api('sessions');
+    expect(total).toBe(1);
+    expect(sessions[0]).toMatchObject({ id, calls: 0, first_tool: null, label: null });
+    expect((await t.api('projects')).projects[0]).toMatchObject({ calls: 0, sessions: 1 });
+    const page = await t.api('session', { id });
+    expect(page.session).toMatchObject({ id, calls: 0 });
+    expect(page.startups).toHaveLength(1);
+    expect(page.calls).toEqual([]);
+    expect((await t.api('sessionEnding', { id })).ending).toBeNull();
+    expect((await t.api('connection')).lost_batches).toEqual([]);
+    // A tool filter never matches a session without calls; the client filter does.
+    expect((await t.api('sessions', { tool: 'fast_tool' })).total).toBe(0);
+    expect((await t.api('sessions', { client: 'mcpulse-exercise' })).total).toBe(1);
   });
 });

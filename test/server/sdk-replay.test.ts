@@ -76,6 +76,19 @@ describe.each(SDKS)('$name request body', ({ name, contentType }) => {
     );
   });
 
+  it('exports every payload as the SDK sent it: omitted fields stay omitted, byte for byte', async () => {
+    const res = await fetch(`${t.url}/api/export?format=jsonl`);
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trimEnd().split('\n');
+    // One request: its startups lead, its verdicts follow its calls (export-jsonl.ts).
+    const expected = [...of('startup'), ...of('call'), ...of('agreement')];
+    // The same fields with the same values: nothing written out that was left out.
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(expected);
+    // Byte for byte where the SDK writes the contract's fields first (every SDK but PHP,
+    // whose startup puts its extras before `tools`; the export writes extras last).
+    if (name !== 'php-0.1.6') expect(lines).toEqual(expected.map((p) => JSON.stringify(p)));
+  });
+
   it('stores every agreement verdict as sent', async () => {
     const { agreements, checks, diverged } = await t.api('agreements');
     const sentAgreements = of('agreement');
@@ -114,6 +127,8 @@ describe('PHP 0.1.6 startup extras', () => {
         version: '0.1.6',
         mcp_sdk_version: '1.1.0',
         transport: 'stdio',
+        protocol_version: null,
+        declared_fields: ['issue_id'],
       });
     } finally {
       await t.close();
@@ -165,6 +180,50 @@ describe('PHP 0.1.6 per-tool fingerprints', () => {
       await t.ingest(capture('go-style'));
       const go = await t.api('tool', { name: 'get_order' });
       expect(go.fingerprints).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('sdk strings split into name and version; declared fields shown with their checks', () => {
+  const php = JSON.parse(capture('php-0.1.6')) as { batch: Record<string, unknown>[] };
+  const sessionOf = (s: string, extras: Record<string, unknown>) => ({
+    batch: php.batch.map((p) => {
+      const out: Record<string, unknown> = { ...p, session_id: s };
+      if (p.type !== 'startup') return out;
+      // The startup as PHP 0.1.6's MCPulse.php assembles it: `sdk` as name@version.
+      const { sdk_version: _v, agreements: _a, ...rest } = out;
+      return { ...rest, ...extras };
+    }),
+  });
+
+  it.each([
+    ['getmcpulse/mcpulse@0.1.6', 'getmcpulse/mcpulse', '0.1.6'],
+    ['mcpulse-devtools-proxy@0.1.0', 'mcpulse-devtools-proxy', '0.1.0'],
+    ['@mcpulse/sdk@0.1.6', '@mcpulse/sdk', '0.1.6'],
+    ['@mcpulse/sdk', '@mcpulse/sdk', null],
+  ])('%s → %s, %s', async (sdk, name, version) => {
+    const t = await startTestServer();
+    try {
+      await t.ingest(
+        sessionOf('s_5d5d5d5d5d5d', {
+          sdk,
+          protocol_version: '2025-06-18',
+          agree_declared: ['issue_id', 'project_id'],
+        }),
+      );
+      const session = await t.api('session', { id: 's_5d5d5d5d5d5d' });
+      expect(session.sdk).toMatchObject({ name, version, protocol_version: '2025-06-18' });
+      // issue_id has a verdict in this session; project_id was declared and never checked.
+      expect(session.declared_fields).toEqual([
+        {
+          field: 'issue_id',
+          checks: php.batch.filter((p) => p.type === 'agreement').length,
+          never_checked: false,
+        },
+        { field: 'project_id', checks: 0, never_checked: true },
+      ]);
     } finally {
       await t.close();
     }

@@ -45,6 +45,29 @@ export interface SdkModel {
   style: Style;
   /** The facts the model rests on, each with where it is in the source. */
   facts: string[];
+  /**
+   * Refusals that happen in the host's JSON parser, before the SDK sees a call: the MCP request
+   * itself does not parse, so no call payload is sent at all — not a 000000000000 hash.
+   */
+  refusedByParser?: readonly ('depth' | 'lone-surrogate')[];
+  /**
+   * The entry point `style` models, where an SDK has more than one that hash differently
+   * (PHP: arrays as the host decoded them, or the raw bytes).
+   */
+  mode?: SdkMode;
+  /** The SDK's other entry points, each its own complete model. */
+  otherModes?: readonly (SdkMode & {
+    style: Style;
+    refusedByParser?: SdkModel['refusedByParser'];
+  })[];
+}
+
+/** One way into an SDK's hashing. */
+export interface SdkMode {
+  /** A short name: `assoc`, `raw`. */
+  id: string;
+  /** The entry point and how its arguments were decoded, in words. */
+  entry: string;
 }
 
 const SHORT = '\b\t\n\f\r';
@@ -170,6 +193,8 @@ export const SDK_MODELS: readonly SdkModel[] = [
       loneSurrogateFailure:
         'JsonElement.GetString refuses a lone surrogate (invalid UTF-16); ArgsHash catches it: 000000000000',
     }),
+    // Past MaxDepth the host's deserializer refuses the request: no call reaches the SDK.
+    refusedByParser: ['depth'],
     facts: [
       'arguments arrive as System.Text.Json JsonElements (request.Params.Arguments); strings are read with GetString (Canonical.cs WriteElement)',
       'null arguments hash as {} (Hashing.ArgsHash: args ?? new Dictionary)',
@@ -206,10 +231,11 @@ export const SDK_MODELS: readonly SdkModel[] = [
       loneSurrogateFailure:
         'JSON.parse refuses a lone surrogate ("incomplete surrogate pair"): the call never reaches MCPulse.record',
     }),
+    refusedByParser: ['depth', 'lone-surrogate'],
     facts: [
       'Integers are written as doubles (Float(value)), so past 2^53 they round like TS; its spec pins it (spec/run.rb)',
       'nil arguments hash as {} (Hashing.args_hash)',
-      'JSON.parse (json 2.6, measured here) refuses a lone surrogate and stops at max_nesting 100',
+      'JSON.parse (json 2.6, measured here) refuses a lone surrogate and stops at max_nesting 100: the request never parses, so the call is never recorded — nothing is sent',
     ],
   },
   {
@@ -227,9 +253,25 @@ export const SDK_MODELS: readonly SdkModel[] = [
     nullArguments: 'absent',
     style: rfc8785('fail', 511, {
       loneSurrogateFailure:
-        'json_decode refuses a lone surrogate ("Single unpaired UTF-16 surrogate"): argsHashRaw gives 000000000000',
+        'json_decode refuses a lone surrogate ("Single unpaired UTF-16 surrogate"): the request never decodes, so the call is never recorded',
       phpArrays: 'as-decoded',
     }),
+    // The host's json_decode(…, true) of the request is what fails: nothing reaches record().
+    refusedByParser: ['depth', 'lone-surrogate'],
+    mode: {
+      id: 'assoc',
+      entry: 'MCPulse::record, arguments as json_decode(…, true) gave them (PHP MCP libraries)',
+    },
+    otherModes: [
+      {
+        id: 'raw',
+        entry: 'Hashing::argsHashRaw on the raw argument bytes (decoded to objects)',
+        style: rfc8785('fail', 511, {
+          loneSurrogateFailure:
+            'json_decode refuses a lone surrogate ("Single unpaired UTF-16 surrogate"): argsHashRaw catches it and gives 000000000000',
+        }),
+      },
+    ],
     facts: [
       'MCPulse::record hashes the arguments as the host decoded them; PHP MCP servers decode with json_decode(…, true), where {} comes back as [] and {"0":…,"1":…} as a list — array_is_list writes both as JSON arrays (Canonical.php write)',
       'Hashing::argsHashRaw decodes to objects and agrees with RFC 8785 — the fix, where the raw bytes are at hand',

@@ -25,17 +25,45 @@ export interface SdkRendering {
   traps: TrapHit[];
   /** Why it cannot hash, when `text` is null. */
   failure?: string;
+  /**
+   * `false` when nothing is sent at all: the host's parser refused the request before the SDK
+   * saw a call (then `argsHash` is 000000000000 only as a placeholder — no payload carries it).
+   */
+  sent: boolean;
+  /** The entry point this rendering models, for an SDK with several (PHP: `assoc`). */
+  mode?: SdkModel['mode'];
+  /** The same input through the SDK's other entry points (PHP: `raw`). */
+  otherModes?: (Omit<SdkRendering, 'otherModes' | 'mode'> & {
+    mode: NonNullable<SdkModel['mode']>;
+  })[];
 }
 
-/** What `model`'s SDK sends for `ast`. */
+/** What `model`'s SDK sends for `ast`, through each of its entry points. */
 export function renderSdk(
   model: SdkModel,
   ast: JsonNode,
   hasher: Hasher = sha256Hex,
 ): SdkRendering {
+  const rendering = renderOne(model, ast, hasher);
+  if (model.mode) rendering.mode = model.mode;
+  if (model.otherModes) {
+    rendering.otherModes = model.otherModes.map(({ style, refusedByParser, ...mode }) => {
+      const {
+        otherModes: _o,
+        mode: _m,
+        ...other
+      } = renderOne({ ...model, style, refusedByParser, otherModes: undefined }, ast, hasher);
+      return { ...other, mode };
+    });
+  }
+  return rendering;
+}
+
+function renderOne(model: SdkModel, ast: JsonNode, hasher: Hasher): SdkRendering {
   const notes = new TrapNotes();
   let text: string | null;
   let failure: string | undefined;
+  let sent = true;
   if (ast.kind === 'literal' && ast.value === null) {
     if (model.nullArguments === 'absent') notes.hit('null-as-absent', 'null → {}');
     text = model.nullArguments === 'null' ? 'null' : '{}';
@@ -46,6 +74,16 @@ export function renderSdk(
       if (!(error instanceof EncodeFailure)) throw error;
       text = null;
       failure = error.message;
+      const cause = error.failed;
+      if (
+        (cause === 'depth' || cause === 'lone-surrogate') &&
+        model.refusedByParser?.includes(cause)
+      ) {
+        sent = false;
+        if (cause === 'depth')
+          failure = `not sent: its parser stops at depth ${model.style.maxDepth}, so the request never parses and no call is recorded`;
+        else failure = `not sent: ${failure}`;
+      }
     }
   }
   const rendering: SdkRendering = {
@@ -57,6 +95,7 @@ export function renderSdk(
     text,
     argsHash: text === null ? UNHASHABLE : hashText(text, hasher),
     traps: notes.list(),
+    sent,
   };
   if (failure !== undefined) rendering.failure = failure;
   return rendering;
@@ -86,6 +125,24 @@ export function sdksAgreeing(canonical: string, argsHash: string): Record<Sdk, S
       text: canonical,
       argsHash,
       traps: [],
+      sent: true,
+      ...(m.mode ? { mode: m.mode } : {}),
+      ...(m.otherModes
+        ? {
+            otherModes: m.otherModes.map(({ id, entry }) => ({
+              id: m.id,
+              name: m.name,
+              version: m.version,
+              evidence: m.evidence,
+              label: m.label,
+              text: canonical,
+              argsHash,
+              traps: [],
+              sent: true,
+              mode: { id, entry },
+            })),
+          }
+        : {}),
     };
   }
   return out;

@@ -141,7 +141,10 @@ class Encoder {
 
   private checkDepth(depth: number): void {
     if (depth > this.style.maxDepth)
-      throw new EncodeFailure(`nesting depth ${depth} is past the limit of ${this.style.maxDepth}`);
+      throw new EncodeFailure(
+        `nesting depth ${depth} is past the limit of ${this.style.maxDepth}`,
+        'depth',
+      );
   }
 
   private number(node: JsonNumber): string {

@@ -7,6 +7,13 @@ import type { TrapHit, TrapId } from './catalogue.js';
 /** Raised when a runtime would refuse the input (parse error, encode error, depth limit). */
 export class EncodeFailure extends Error {
   override name = 'EncodeFailure';
+  constructor(
+    message: string,
+    /** What failed, so a model can tell its parser's refusal from its own writer's. */
+    readonly failed?: 'depth' | 'lone-surrogate' | 'number',
+  ) {
+    super(message);
+  }
 }
 
 /** Collects trap hits while one variant encodes one input; keeps the first example of each. */

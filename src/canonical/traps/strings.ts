@@ -97,6 +97,7 @@ export function decodeAs(value: string, rules: StringRules, notes: TrapNotes): s
       if (rules.loneSurrogate === 'fail')
         throw new EncodeFailure(
           rules.loneSurrogateFailure ?? `a lone surrogate (${hex(c)}) cannot be parsed or encoded`,
+          'lone-surrogate',
         );
       if (rules.loneSurrogate === 'question-mark') {
         notes.hit('lone-surrogate-question-mark', `${hex(c)} → ?`);
@@ -123,6 +124,7 @@ export function quoteAs(value: string, rules: StringRules, notes: TrapNotes): st
       if (!pair && rules.loneSurrogate !== 'escape')
         throw new EncodeFailure(
           rules.loneSurrogateFailure ?? `a lone surrogate (${hex(c)}) cannot be encoded as UTF-8`,
+          'lone-surrogate',
         );
       // Escaped in lowercase, a lone surrogate is what the canonical form writes too: no trap.
       if (!pair && rules.upperHex) notes.hit('uppercase-hex', `${hex(c)} → ${hex(c, true)}`);

@@ -23,8 +23,9 @@ export const FILTER_OPTIONS = {
 } as const;
 
 /** Usage lines for the filters. */
-export const FILTER_USAGE = `  --project P        one project: its ref (12 hex of the key's SHA-256), the key itself, or
-                     a key prefix only one project has (two sharing one is refused)
+export const FILTER_USAGE = `  --project P        one project: its ref (12 hex of the key's SHA-256), the key itself, a
+                     row id, or the start of a ref or key label only one project has (two
+                     sharing one is refused; one nobody has is an error naming it)
   --from TIME        calls that started at or after TIME (ISO 8601, or a date = UTC midnight)
   --to TIME          calls that started before TIME
   --tool NAME        one tool

@@ -8,7 +8,7 @@ import { DatabaseOpenError } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromFlags, openExisting } from './export-filters.js';
 
-const USAGE = `usage: mcpulse-devtools export [--format jsonl|csv|md] [filters] [--out FILE] [--db PATH]
+const USAGE = `usage: mcpulse-devtools export [--format jsonl|csv|md] [--content] [filters] [--out FILE] [--db PATH]
 
 Writes what the database holds, straight from the file (no server needed):
   jsonl  the raw accepted payloads — startups and calls — one per line, exactly in the wire
@@ -18,6 +18,9 @@ Writes what the database holds, straight from the file (no server needed):
   md     the summary as a markdown report
 
   --format F         jsonl, csv or md (default jsonl)
+  --content          jsonl only: also the proxy's captured content (JSON-RPC messages,
+                     initialize facts, unanswered requests), one "proxy_content" line per
+                     post after the payloads; never without this flag
   --out FILE         write to FILE instead of standard output
   --db PATH          database (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
 ${FILTER_USAGE}
@@ -37,6 +40,7 @@ export const command: Command = {
   async run(argv, io) {
     const { values } = parseFlags(argv, {
       format: { type: 'string' },
+      content: { type: 'boolean' },
       out: { type: 'string' },
       db: { type: 'string' },
       ...FILTER_OPTIONS,
@@ -50,6 +54,8 @@ export const command: Command = {
     if (!EXPORT_FORMATS.includes(format)) {
       throw new UsageError(`--format: expected ${EXPORT_FORMATS.join(', ')}, received '${format}'`);
     }
+    if (values.content && format !== 'jsonl')
+      throw new UsageError(`--content: only a jsonl export carries content, not ${format}`);
     let store;
     try {
       store = openExisting(values.db ?? defaultDbPath(io.env), (l) => io.stderr.write(l));
@@ -61,7 +67,11 @@ export const command: Command = {
     try {
       const filter = filterFromFlags(values, store);
       const counts: ExportCounts = { calls: 0, startups: 0, agreements: 0 };
-      const { body } = exportBody(store, filter, format, counts);
+      const contentCounts = { sessions: 0, messages: 0 };
+      const { body } = exportBody(store, filter, format, counts, {
+        content: values.content ?? false,
+        contentCounts,
+      });
       if (values.out) {
         const file = createWriteStream(values.out);
         await writeAll(file, body);
@@ -72,7 +82,7 @@ export const command: Command = {
       }
       if (format === 'jsonl') {
         io.stderr.write(
-          `exported ${counts.calls} calls and ${counts.startups} startups${counts.agreements ? ` (and ${counts.agreements} agreements)` : ''}${values.out ? ` to ${values.out}` : ''}\n`,
+          `exported ${counts.calls} calls and ${counts.startups} startups${counts.agreements ? ` (and ${counts.agreements} agreements)` : ''}${values.content ? `, and ${contentCounts.messages} messages of ${contentCounts.sessions} proxied sessions` : ''}${values.out ? ` to ${values.out}` : ''}\n`,
         );
       }
       return 0;

@@ -28,6 +28,8 @@ interface EncoderResult {
   text: string | null;
   argsHash: string;
   failure?: string;
+  /** `false`: no payload at all (the host's parser refused the request). */
+  sent?: boolean;
   evidence: Rendering['evidence'];
   traps: Rendering['traps'];
 }
@@ -40,9 +42,11 @@ function encoderLines(
   source: string,
 ): string[] {
   const differs = r.text !== null && r.text !== canonical;
+  if (r.sent === false)
+    return [`  ${id.padEnd(7)} (nothing)     ${r.failure ?? 'not sent'}${source}`];
   const verdict =
     r.text === null
-      ? `cannot hash: ${r.failure ?? 'fails'}`
+      ? `cannot hash, sends 000000000000: ${r.failure ?? 'fails'}`
       : differs
         ? 'differs'
         : 'same as canonical';
@@ -64,7 +68,20 @@ export interface SdkReport {
   /** `source`: read from the SDK's public code; `docs`: no public source. */
   evidence: 'source' | 'docs';
   text: string | null;
+  /** `000000000000` also when nothing is sent (then `sent` is false). */
   args_hash: string;
+  /** `false` when no call payload is sent at all: the host's parser refused the request. */
+  sent: boolean;
+  /** The entry point modelled, for an SDK with several (PHP: `assoc`). */
+  mode?: string;
+  /** The SDK's other entry points on the same input (PHP: `raw`, Hashing::argsHashRaw). */
+  other_modes?: {
+    mode: string;
+    entry: string;
+    text: string | null;
+    args_hash: string;
+    sent: boolean;
+  }[];
 }
 
 /** The `--json` / `--jsonl` object for one input. */
@@ -82,8 +99,17 @@ export interface HashReport {
 export function toReport(analysis: Analysis): HashReport {
   const sdks = {} as HashReport['sdks'];
   for (const id of SDK_IDS) {
-    const { name, version, evidence, text, argsHash } = analysis.sdks[id];
-    sdks[id] = { sdk: name, version, evidence, text, args_hash: argsHash };
+    const { name, version, evidence, text, argsHash, sent, mode, otherModes } = analysis.sdks[id];
+    sdks[id] = { sdk: name, version, evidence, text, args_hash: argsHash, sent };
+    if (mode) sdks[id].mode = mode.id;
+    if (otherModes)
+      sdks[id].other_modes = otherModes.map((o) => ({
+        mode: o.mode.id,
+        entry: o.mode.entry,
+        text: o.text,
+        args_hash: o.argsHash,
+        sent: o.sent,
+      }));
   }
   const languages = {} as HashReport['languages'];
   for (const language of LANGUAGES) {
@@ -125,7 +151,17 @@ export function formatReport(analysis: Analysis): string {
   lines.push('', 'SDKs (what each MCPulse SDK sends, from its published code):');
   for (const id of SDK_IDS) {
     const r = analysis.sdks[id];
-    lines.push(...encoderLines(id, r, analysis.canonical, `  [${r.name} ${r.version}]`));
+    const mode = r.mode ? ` — ${r.mode.id}: ${r.mode.entry}` : '';
+    lines.push(...encoderLines(id, r, analysis.canonical, `  [${r.name} ${r.version}${mode}]`));
+    for (const other of r.otherModes ?? [])
+      lines.push(
+        ...encoderLines(
+          `${id}·${other.mode.id}`,
+          other,
+          analysis.canonical,
+          `  [${other.mode.entry}]`,
+        ),
+      );
   }
 
   lines.push('', 'if you hash it yourself (the default JSON encoder of each language):');

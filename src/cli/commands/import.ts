@@ -6,6 +6,7 @@ import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { normalizeUrl } from './demo-probe.js';
+import { CONTENT_LINE_TYPE } from '../../store/export-content.js';
 import {
   directSender,
   httpSender,
@@ -13,8 +14,9 @@ import {
   type Item,
   type Reject,
 } from './import-replay.js';
+import { directContentSender, httpContentSender, type ContentSender } from './import-content.js';
 
-const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--db PATH | --url URL]
+const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--content] [--db PATH | --url URL]
 
 Replays a capture — one payload per line, as 'mcpulse-devtools export' writes — through the
 same validation as the ingest endpoint, in requests of at most 500 payloads. Every refused
@@ -22,6 +24,8 @@ line is reported with its number and production's reason; the rest is stored. A 
 a whole request body ({"batch":[…]}) is replayed item by item. FILE '-' reads standard input.
 
   --key KEY   the ingest key to replay under; one key is one project (default mp_live_import)
+  --content   also replay the proxy's content lines ("type":"proxy_content", written by
+              'export --content') through the content route; without it they are skipped
   --db PATH   database to import into (default ~/.mcpulse-devtools/devtools.db, or
               $MCPULSE_DEVTOOLS_DB); refused while a dashboard is serving it — use --url then
   --url URL   send through the ingest endpoint of a running dashboard instead
@@ -32,8 +36,14 @@ Importing the same file twice stores it twice.
 
 const CHUNK = 500;
 
+/** A content line of an export: one post to the content route. */
+interface ContentLine {
+  line: number;
+  post: Record<string, unknown>;
+}
+
 /** Reads FILE line by line; yields batch items with their line numbers, or a parse reject. */
-async function* readItems(path: string, io: CliIO): AsyncGenerator<Item | Reject> {
+async function* readItems(path: string, io: CliIO): AsyncGenerator<Item | Reject | ContentLine> {
   const input = path === '-' ? io.stdin : createReadStream(path, { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
@@ -46,6 +56,15 @@ async function* readItems(path: string, io: CliIO): AsyncGenerator<Item | Reject
       value = JSON.parse(trimmed);
     } catch (error) {
       yield { line, reason: `not valid JSON: ${(error as Error).message}` };
+      continue;
+    }
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      (value as { type?: unknown }).type === CONTENT_LINE_TYPE
+    ) {
+      const { type: _type, ...post } = value as Record<string, unknown>;
+      yield { line, post };
       continue;
     }
     const batch = (value as { batch?: unknown } | null)?.batch;
@@ -64,6 +83,7 @@ export const command: Command = {
         key: { type: 'string' },
         db: { type: 'string' },
         url: { type: 'string' },
+        content: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       true,
@@ -83,10 +103,12 @@ export const command: Command = {
 
     let store: Store | undefined;
     let send: ChunkSender;
+    let sendContent: ContentSender;
     let target: string;
     if (values.url !== undefined) {
       target = normalizeUrl(values.url);
       send = httpSender(target, key);
+      sendContent = httpContentSender(target, key);
     } else {
       target = values.db ?? defaultDbPath(io.env);
       try {
@@ -99,10 +121,12 @@ export const command: Command = {
         return 1;
       }
       send = directSender(store, key);
+      sendContent = directContentSender(store, key);
     }
 
     let accepted = 0;
     let rejected = 0;
+    const content = { lines: 0, skipped: 0, messages: 0 };
     let stopped = false;
     const report = (r: Reject): void => {
       rejected++;
@@ -134,6 +158,28 @@ export const command: Command = {
       let chunk: Item[] = [];
       for await (const entry of readItems(file, io)) {
         if (stopped) break;
+        if ('post' in entry) {
+          if (!values.content) {
+            content.skipped++;
+            continue;
+          }
+          // Telemetry read so far goes first, so a call is stored before its content.
+          await flush(chunk);
+          chunk = [];
+          const result = await sendContent(entry.post);
+          content.lines++;
+          content.messages += result.accepted;
+          if (result.error) {
+            rejected++;
+            io.stdout.write(`line ${entry.line}: ${result.error}\n`);
+          } else if (result.rejected > 0) {
+            rejected++;
+            io.stdout.write(
+              `line ${entry.line}: ${result.rejected} messages refused (their reasons are on the ingest log)\n`,
+            );
+          }
+          continue;
+        }
         if (!('value' in entry)) {
           unparsed.push(entry);
           continue;
@@ -148,6 +194,14 @@ export const command: Command = {
     } finally {
       store?.close();
     }
+    if (content.lines > 0)
+      io.stderr.write(
+        `imported ${content.messages} messages of proxy content (${content.lines} lines)\n`,
+      );
+    if (content.skipped > 0)
+      io.stderr.write(
+        `skipped ${content.skipped} lines of proxy content: pass --content to import them\n`,
+      );
     io.stderr.write(
       `imported ${accepted} payloads into ${target}${rejected ? `; ${rejected} rejected (listed above)` : ''}${stopped ? '; stopped early' : ''}\n`,
     );

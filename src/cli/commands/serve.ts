@@ -79,7 +79,10 @@ export function describeServer({ server, hosts }: Served, io: CliIO): void {
     [
       `MCPulse Devtools ${info.version} listening on ${info.addresses.join(', ')}`,
       `  dashboard  ${server.url}`,
-      `  ingest     ${server.url}/v1/ingest   (set your SDK's endpoint option to ${server.url}, any non-empty key;`,
+      // The value to paste comes first and alone: pasting the route made SDKs post to
+      // /v1/ingest/v1/ingest (they add the route themselves).
+      `  endpoint   ${server.url}   ← paste this into your SDK's endpoint option (any non-empty key)`,
+      `  ingest     POST ${server.url}/v1/ingest   (the route the SDK adds itself — not the endpoint;`,
       "             no MCPulse SDK reads MCPULSE_ENDPOINT — the Setup page shows each SDK's option)",
       `  database   ${info.dbPath}`,
       '',

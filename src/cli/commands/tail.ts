@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RETRY_WINDOW_MS } from '../../shared/metric-constants.js';
 import { ERROR_OUTCOMES, OUTCOME_CLASSES } from '../../shared/outcomes.js';
-import { AmbiguousProjectError } from '../../store/index.js';
+import { AmbiguousProjectError, UnknownProjectError } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
@@ -102,10 +102,10 @@ function backlog(
   try {
     let projectId: number | undefined;
     try {
-      projectId =
-        f.project === undefined ? undefined : (store.read.resolveProject(f.project) ?? -1);
+      projectId = f.project === undefined ? undefined : store.read.resolveProject(f.project);
     } catch (error) {
-      if (error instanceof AmbiguousProjectError) throw new UsageError(`--${error.message}`);
+      if (error instanceof AmbiguousProjectError || error instanceof UnknownProjectError)
+        throw new UsageError(`--${error.message}`);
       throw error;
     }
     // The session filter is a prefix, so it is applied here rather than in SQL.

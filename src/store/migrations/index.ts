@@ -9,6 +9,7 @@ import * as m003 from './003-derived-watermark.js';
 import * as m004 from './004-spool.js';
 import * as m005 from './005-agreements.js';
 import * as m006 from './006-proxy-content.js';
+import * as m007 from './007-misdirected-and-omitted.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'spool', sql: m004.sql },
   { version: 5, name: 'agreements', sql: m005.sql },
   { version: 6, name: 'proxy-content', sql: m006.sql },
+  { version: 7, name: 'misdirected-and-omitted', sql: m007.sql },
 ];

@@ -6,6 +6,7 @@
 import type { ReadStore, Store } from '../index.js';
 import type { CallsPass } from './plan.js';
 import { readRetentionSettings, type RetentionSettings } from './settings.js';
+import { createContentSteps } from './content-steps.js';
 import { createRetentionSteps } from './steps.js';
 import { connectionOf } from '../connection.js';
 
@@ -18,6 +19,8 @@ export interface DeletedCounts {
   batches: number;
   rejections: number;
   agreements: number;
+  /** Proxy content rows: messages, unanswered requests and sessions' `initialize` facts. */
+  content: number;
 }
 
 /** What one pass did. */
@@ -82,6 +85,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
   const intervalMs = options.intervalMs ?? 60_000;
   const firstDelayMs = options.firstDelayMs ?? 10_000;
   const steps = createRetentionSteps(db, chunkRows);
+  const contentSteps = createContentSteps(db, chunkRows);
   const idBounds = db.prepare<[], { lo: number | null; hi: number | null }>(
     'SELECT min(id) AS lo, max(id) AS hi FROM calls',
   );
@@ -98,7 +102,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       started_ms: now(),
       finished_ms: 0,
       settings,
-      deleted: { calls: 0, startups: 0, batches: 0, rejections: 0, agreements: 0 },
+      deleted: { calls: 0, startups: 0, batches: 0, rejections: 0, agreements: 0, content: 0 },
       steps: 0,
       largest_step_calls: 0,
       longest_step_ms: 0,
@@ -136,6 +140,21 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
           report.deleted[table] += n;
           await yieldToIo();
           if (n < chunkRows) break;
+        }
+      }
+      if (contentSteps) {
+        // Content goes with its calls: by age, and — when the size cap removed calls — the
+        // content of sessions left without calls that is older than every call kept.
+        const keptSince = overBy > 0 ? contentSteps.oldestKeptCall() : null;
+        const bounds: [(bound: number) => number, number][] = [[contentSteps.byAge, cutoff]];
+        if (overBy > 0) bounds.push([contentSteps.orphans, keptSince ?? Number.MAX_SAFE_INTEGER]);
+        for (const [step, bound] of bounds) {
+          while (!stopped) {
+            const n = timed(() => step(bound));
+            report.deleted.content += n;
+            await yieldToIo();
+            if (n < chunkRows) break;
+          }
         }
       }
       const batches = { cutoff, batchCursor: 0 };

@@ -7,13 +7,16 @@ import { useEffect, type ReactNode } from 'react';
 import { OUTCOME_LABEL } from '../../api/types';
 import type { CallView } from '../../api/types';
 import { isUnhashable, reasonText } from '../../api/session-facts';
+import { apiPath, useApi } from '../../api/api';
 import { Link } from '../../app/router';
+import { sessionTitle } from '../../pages/sessions/session-title';
 import { isTyping } from '../../hooks/useHotkeys';
 import { fmtDateTime, fmtMs, fmtTok, fmtUnits } from '../../lib/format';
 import { verdictOf } from '../../lib/verdict';
 import { CopyButton } from '../CopyButton';
 import { Name } from '../Name';
 import { ToolLink } from '../ToolLink';
+import { CallContentSection } from './CallContentSection';
 import './details.css';
 
 export interface CallDetailsProps {
@@ -111,9 +114,7 @@ export function CallDetails({ call: c, sessionHref, chainLabel, onClose, hint }:
           <>
             <dt>Session</dt>
             <dd>
-              <Link href={sessionHref} className="mono">
-                {c.session_id}
-              </Link>
+              <SessionLink href={sessionHref} sessionId={c.session_id} projectId={c.project_id} />
             </dd>
           </>
         )}
@@ -143,6 +144,7 @@ export function CallDetails({ call: c, sessionHref, chainLabel, onClose, hint }:
           </dl>
         </section>
       )}
+      <CallContentSection callId={c.id} sessionId={c.session_id} />
       {sessionHref && (
         <footer className="cd-foot">
           <Link className="btn small" href={sessionHref}>
@@ -166,4 +168,33 @@ function nextText(c: CallView): string {
   if (c.repeated) return `Repeated${gap} with the same arguments.`;
   if (c.unknown_link) return `Called again${gap}; arguments not comparable.`;
   return `No ${c.tool_name} call within 30 s after it.`;
+}
+
+/**
+ * The call's session by its name (the producer's label, else client → first tool · time), the
+ * raw `s_…` id as secondary text: ids are random and say nothing on their own.
+ */
+function SessionLink({
+  href,
+  sessionId,
+  projectId,
+}: {
+  href: string;
+  sessionId: string;
+  projectId: number;
+}) {
+  const { data } = useApi(
+    apiPath('sessions', `?session=${encodeURIComponent(sessionId)}&project=${projectId}&limit=1`),
+  );
+  const session = data?.sessions[0];
+  return (
+    <Link href={href} data-testid="call-session">
+      {session && (
+        <>
+          <bdi dir="auto">{sessionTitle(session)}</bdi>{' '}
+        </>
+      )}
+      <span className="mono faint">{sessionId}</span>
+    </Link>
+  );
 }

@@ -4,7 +4,7 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import { corePaths } from '../../api/core';
-import type { Rejection } from '../../api/types';
+import type { Batch, Rejection } from '../../api/types';
 import { useFilters } from '../../app/filters';
 import { useAppData } from '../../app/status';
 import { Name } from '../../components/Name';
@@ -98,13 +98,7 @@ export function IngestPage() {
                       <td className={`num ${b.rejected ? 'bad' : ''}`}>{fmtInt(b.rejected)}</td>
                       <td className="num">{fmtUnits(b.body_bytes)} B</td>
                       <td>
-                        {b.error ? (
-                          <span className="err-text" title={b.error}>
-                            {b.error}
-                          </span>
-                        ) : (
-                          <Name text={b.user_agent ?? ''} className="faint" />
-                        )}
+                        <BatchError batch={b} />
                       </td>
                     </tr>
                   ))}
@@ -130,6 +124,37 @@ export function IngestPage() {
           <RejectionList rejections={rejections.data?.rejections} error={rejections.error} />
         </Panel>
       </div>
+    </div>
+  );
+}
+
+/**
+ * What went wrong with a request, and what to change: a request that missed `/v1/ingest` names
+ * its method and path; a hint (the base URL to give, the content type to send) follows the
+ * reason; identical refusals counted on the row say how many.
+ */
+function BatchError({ batch: b }: { batch: Batch }) {
+  if (!b.error) return <Name text={b.user_agent ?? ''} className="faint" />;
+  return (
+    <div className="batch-error" data-testid={b.path ? 'misdirected-row' : undefined}>
+      {b.path && (
+        <code className="batch-path">
+          {b.method} {b.path}
+        </code>
+      )}{' '}
+      <span className="err-text" title={b.error}>
+        {b.error}
+      </span>
+      {b.repeats > 1 && (
+        <span
+          className="badge warn"
+          title={b.last_received_ms ? `last ${fmtDateTime(b.last_received_ms)}` : undefined}
+        >
+          ×{fmtInt(b.repeats)}
+        </span>
+      )}
+      {b.hint && <div className="batch-hint">{b.hint}</div>}
+      {b.path && b.user_agent && <div className="faint small">from {b.user_agent}</div>}
     </div>
   );
 }

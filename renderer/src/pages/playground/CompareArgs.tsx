@@ -7,6 +7,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { analyze, diffText, JsonSyntaxError } from '../../../../src/canonical/index';
 import { hrefOf, Link, useLocation } from '../../app/router';
+import { compareTextsOf } from './compare-link';
 import { pathChanges } from './compare-paths';
 import './compare-args.css';
 
@@ -37,8 +38,10 @@ export function CompareArgs() {
   const expectA = HASH.test(params.get('a') ?? '') ? params.get('a')! : null;
   const expectB = HASH.test(params.get('b') ?? '') ? params.get('b')! : null;
   const tool = params.get('tool');
-  const [textA, setA] = useState('');
-  const [textB, setB] = useState('');
+  // A retry chain of a proxied session links here with both argument texts in the fragment.
+  const [primed] = useState(() => compareTextsOf(window.location.hash));
+  const [textA, setA] = useState(primed.a);
+  const [textB, setB] = useState(primed.b);
   const a = useMemo(() => read(textA), [textA]);
   const b = useMemo(() => read(textB), [textB]);
   const deferredA = useDeferredValue(a);

@@ -34,25 +34,32 @@ export function LanguageGrid({ analysis }: { analysis: Analysis }) {
           source and are modelled from the docs)
         </div>
         <div className="pg-lang-grid">
-          {sdks.map((r) => (
-            <RenderingCard
-              key={r.id}
-              name={NAMES[r.id] ?? r.id}
-              label={r.label}
-              note={
-                r.evidence === 'docs'
-                  ? 'no public source: modelled from docs'
-                  : `${r.name} ${r.version}`
-              }
-              text={r.text}
-              argsHash={r.argsHash}
-              failure={r.failure}
-              traps={r.traps}
-              canonical={analysis.canonical}
-              canonicalHash={analysis.argsHash}
-              dataAttr={{ 'data-sdk': r.id }}
-            />
-          ))}
+          {sdks.flatMap((r) =>
+            // An SDK with two entry points that hash differently (PHP) shows both, each named.
+            [
+              { ...r, key: r.id, mode: r.mode },
+              ...(r.otherModes ?? []).map((o) => ({ ...o, key: `${r.id}-${o.mode.id}` })),
+            ].map((m) => (
+              <RenderingCard
+                key={m.key}
+                name={`${NAMES[r.id] ?? r.id}${m.mode ? ` · ${m.mode.id}` : ''}`}
+                label={m.mode ? `${r.label} — ${m.mode.entry}` : r.label}
+                note={
+                  r.evidence === 'docs'
+                    ? 'no public source: modelled from docs'
+                    : `${r.name} ${r.version}`
+                }
+                text={m.text}
+                argsHash={m.argsHash}
+                failure={m.failure}
+                sent={m.sent}
+                traps={m.traps}
+                canonical={analysis.canonical}
+                canonicalHash={analysis.argsHash}
+                dataAttr={{ 'data-sdk': m.key }}
+              />
+            )),
+          )}
         </div>
       </div>
       <div className="pg-langs pg-handrolled" data-testid="languages">

@@ -14,6 +14,7 @@ export function RenderingCard({
   canonicalHash,
   dataAttr,
   note,
+  sent,
 }: {
   name: string;
   label: string;
@@ -27,8 +28,24 @@ export function RenderingCard({
   dataAttr: Record<string, string>;
   /** A short line under the label: a version, or "no public source". */
   note?: string;
+  /** `false`: nothing is sent at all (the host's parser refused the request). */
+  sent?: boolean;
 }) {
   const same = argsHash === canonicalHash;
+  if (sent === false)
+    return (
+      <div className="pg-lang differs" {...dataAttr}>
+        <div className="pg-lang-top">
+          <span className="pg-lang-name">{name}</span>
+          <span className="badge warn">not sent</span>
+        </div>
+        <div className="pg-lang-label" title={label}>
+          {label}
+        </div>
+        {note && <div className="pg-lang-label faint">{note}</div>}
+        <div className="pg-fail">{failure}</div>
+      </div>
+    );
   return (
     <div className={`pg-lang ${same ? 'same' : 'differs'}`} {...dataAttr}>
       <div className="pg-lang-top">

@@ -12,6 +12,7 @@ import { ToolLink } from '../../components/ToolLink';
 import { Unit } from '../../components/Term';
 import { fmtMs, fmtTok, fmtUnits } from '../../lib/format';
 import { attemptsOf, type Attempt, type ExtraChange } from './attempt-changes';
+import { ChainContent } from './ChainContent';
 import './chains.css';
 
 export function ChainList({
@@ -95,14 +96,21 @@ export function ChainList({
                 </tbody>
               </table>
             </div>
-            {first && last && first.args_hash !== last.args_hash && (
-              <p className="chain-foot muted">
-                Only the hash of the arguments leaves the SDK. Have the argument texts?{' '}
-                <Link href={compareHref(first, last)} data-testid="chain-compare">
-                  Compare attempt 1 and {attempts.length} in the playground
-                </Link>
-              </p>
-            )}
+            <ChainContent
+              attempts={attempts.map((a) => a.call)}
+              fallback={
+                first &&
+                last &&
+                first.args_hash !== last.args_hash && (
+                  <p className="chain-foot muted">
+                    Only the hash of the arguments leaves the SDK. Have the argument texts?{' '}
+                    <Link href={compareHref(first, last)} data-testid="chain-compare">
+                      Compare attempt 1 and {attempts.length} in the playground
+                    </Link>
+                  </p>
+                )
+              }
+            />
           </li>
         );
       })}

@@ -10,8 +10,10 @@ import { CopyButton } from '../../components/CopyButton';
 import { ExportMenu } from '../../components/ExportMenu';
 import { Fact } from '../../components/Fact';
 import { CallDetails } from '../../components/details/CallDetails';
+import { MessageLog } from '../../components/content/MessageLog';
+import { SessionProxyInfo } from '../../components/content/SessionProxyInfo';
 import { Panel } from '../../components/Panel';
-import { ProxiedBadge, ProxiedNote } from '../../components/ProxiedBadge';
+import { isProxied, ProxiedBadge, ProxiedNote } from '../../components/ProxiedBadge';
 import { ErrorState, Loading, StaleBanner } from '../../components/States';
 import { Timeline } from '../../components/timeline/Timeline';
 import { useListNav } from '../../hooks/useHotkeys';
@@ -131,6 +133,15 @@ export function SessionPage() {
           value={fmtMs(session.duration_ms)}
           sub={fmtDateTime(session.first_seen_ms)}
         />
+        {res.data.unanswered.length > 0 && (
+          <Fact
+            label="Unanswered"
+            value={fmtInt(res.data.unanswered.length)}
+            sub="client closed first; not calls"
+            title="Requests the server had not answered when the client closed cleanly: counted apart from calls, never as crashes"
+            testId="session-unanswered"
+          />
+        )}
         <Fact label="Client" value={session.clients.join(', ') || '—'} />
         <Fact
           label="Cost"
@@ -139,7 +150,8 @@ export function SessionPage() {
         />
       </div>
 
-      <SdkLine sdk={res.data.sdk} />
+      <SdkLine sdk={res.data.sdk} declared={res.data.declared_fields} />
+      <SessionProxyInfo proxy={res.data.proxy} unanswered={res.data.unanswered} />
 
       <Panel title="Timeline" actions={<Legend />}>
         <Timeline calls={calls} chains={chains} selectedId={callParam} onSelect={selectCall} />
@@ -176,6 +188,7 @@ export function SessionPage() {
             }}
           />
         </div>
+        {isProxied(session.sdk) && <MessageLog sessionId={session.id} />}
       </div>
     </div>
   );

@@ -1,11 +1,24 @@
 /**
- * A session's name in lists and headings. Ids are random, so a row is titled by what the
- * session did: the SDK's label when one was sent, else its client and the first tool it called
- * ("claude-code → search_issues").
+ * A session's name in lists and headings. Ids are random, so a session is titled by what it
+ * was: the producer's label when one was sent (`session_label` on its startup — the demo sends
+ * its scenario's), else its client, the first tool it called and when it started
+ * ("claude-code → search_issues · 14:02:31"), so sessions of one client and tool still differ.
+ * A session that connected and never called a tool says so. The `s_…` id is secondary text.
  */
 import type { SessionView } from '../../api/types';
 
-export function sessionTitle(s: Pick<SessionView, 'label' | 'first_tool' | 'clients'>): string {
+/** The clock time a generated name ends with, in the viewer's zone. */
+const timeOf = (ms: number): string =>
+  new Date(ms).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
+
+export function sessionTitle(
+  s: Pick<SessionView, 'label' | 'first_tool' | 'clients'> & { first_seen_ms?: number },
+): string {
   if (s.label) return s.label;
   // Two clients in one server process: name the first, count the others (the column lists all).
   const client =
@@ -14,5 +27,6 @@ export function sessionTitle(s: Pick<SessionView, 'label' | 'first_tool' | 'clie
       : s.clients.length === 1
         ? s.clients[0]!
         : `${s.clients[0]} +${s.clients.length - 1}`;
-  return s.first_tool ? `${client} → ${s.first_tool}` : client;
+  const what = s.first_tool ? `${client} → ${s.first_tool}` : `${client} · no tool calls`;
+  return s.first_seen_ms === undefined ? what : `${what} · ${timeOf(s.first_seen_ms)}`;
 }

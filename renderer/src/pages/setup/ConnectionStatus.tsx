@@ -9,6 +9,8 @@ import { apiPath, useApi } from '../../api/api';
 import { fmtAgo, fmtInt } from '../../lib/format';
 import { Ticks } from '../../lib/ticks';
 import { endingText } from '../sessions/LostBatchNotice';
+import { sessionTitle } from '../sessions/session-title';
+import { MisdirectedNotice } from './MisdirectedNotice';
 import { WAITING_CHECKS } from './sdk-snippets';
 
 /** The Setup page's Connection panel: waiting (and what to check), or connected. */
@@ -21,10 +23,11 @@ export function ConnectionStatus() {
       </div>
     );
   }
-  const { latest, lost_batches } = data;
+  const { latest, lost_batches, misdirected } = data;
   if (latest === null) {
     return (
       <div className="connection waiting">
+        <MisdirectedNotice request={misdirected} />
         <p className="connection-line" data-testid="connection-state" aria-live="polite">
           <span className="pulse" aria-hidden="true" />
           waiting for the first payload…
@@ -41,14 +44,17 @@ export function ConnectionStatus() {
     );
   }
   const session = `/session?id=${encodeURIComponent(latest.session_id)}&project=${latest.project_id}`;
+  const name = sessionTitle({ ...latest, clients: [latest.client_name] });
   return (
     <div className="connection connected">
       <p className="connection-line" data-testid="connection-state" aria-live="polite">
-        connected: {latest.client_name}, {latest.session_id}, {fmtInt(latest.calls)}{' '}
-        {latest.calls === 1 ? 'call' : 'calls'}
+        connected: <bdi>{name}</bdi>, {fmtInt(latest.calls)} {latest.calls === 1 ? 'call' : 'calls'}
       </p>
       <p className="muted small">
-        Last payload {fmtAgo(latest.received_ms)}
+        <span data-testid="connection-session">
+          client {latest.client_name} · session <code>{latest.session_id}</code>
+        </span>
+        {' · '}last payload {fmtAgo(latest.received_ms)}
         {latest.calls > 0 ? (
           <>
             {' · '}
@@ -58,6 +64,7 @@ export function ConnectionStatus() {
           ' · a startup so far: calls appear on the next flush'
         )}
       </p>
+      <MisdirectedNotice request={misdirected} />
       {lost_batches.length > 0 && (
         <div className="lost-batches" data-testid="lost-batches">
           <p className="small">

@@ -5,9 +5,10 @@
 import { useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { Panel } from '../../components/Panel';
+import { ProxyContentNote } from './ProxyContentNote';
 import { proxySnippets } from './proxy-snippets';
 
-export function ProxySetup({ endpoint }: { endpoint: string }) {
+export function ProxySetup({ endpoint, dbPath }: { endpoint: string; dbPath?: string }) {
   const [command, setCommand] = useState('node /path/to/your-server.js');
   const snippets = proxySnippets(command, endpoint);
   const [tab, setTab] = useState(snippets[0]!.id);
@@ -59,6 +60,7 @@ export function ProxySetup({ endpoint }: { endpoint: string }) {
           threw and one that returned an error both look like <code>tool_error</code>, and bad
           arguments are <code>bad_args</code> only when the server answers JSON-RPC -32602.
         </p>
+        <ProxyContentNote dbPath={dbPath} />
       </div>
     </Panel>
   );

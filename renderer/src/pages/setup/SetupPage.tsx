@@ -79,6 +79,9 @@ export function SetupPage() {
               <dt>Install</dt>
               <dd>
                 <code>{guide.install}</code>
+                <div className="small muted" data-testid="install-note">
+                  <Ticks text={guide.installNote} />
+                </div>
               </dd>
               <dt>Endpoint option</dt>
               <dd>
@@ -150,7 +153,7 @@ export function SetupPage() {
               <dd>{status.version}</dd>
             </dl>
           </Panel>
-          <ProxySetup endpoint={endpoint} />
+          <ProxySetup endpoint={endpoint} dbPath={status.dbPath} />
           <Panel title="Check it without an SDK">
             <Snippet title="Send one call with curl; expect HTTP 202" text={curlSample(endpoint)} />
           </Panel>

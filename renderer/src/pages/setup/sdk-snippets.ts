@@ -27,7 +27,9 @@ export interface SdkSetup {
   /** The package as installed, and the version the facts were read from. */
   packageName: string;
   version: string;
+  /** The install command, and where the package is published (or how to get it if not). */
   install: string;
+  installNote: string;
   /** `null` when the SDK's source is not public. */
   source: SetupSource | null;
   /** The option that sets the endpoint, exactly as the SDK names it (unverified without source). */
@@ -54,7 +56,9 @@ export const SDK_SETUPS: readonly SdkSetup[] = [
     label: 'TypeScript',
     packageName: '@mcpulse/sdk',
     version: '0.1.6',
-    install: 'npm install @mcpulse/sdk',
+    install: 'npm install ./mcpulse-sdk-0.1.6.tgz',
+    installNote:
+      'Not on the npm registry reachable here (`npm view @mcpulse/sdk` → E404). Build it from its source: `git clone https://github.com/getmcpulse/mcpulse-sdk && cd mcpulse-sdk && npm ci && npm run build && npm pack` gives `mcpulse-sdk-0.1.6.tgz` (the package has no `prepare` script, so `npm install github:getmcpulse/mcpulse-sdk` installs it without its built `dist/`). Notes read from 0.1.6.',
     source: { repo: 'getmcpulse/mcpulse-sdk', path: 'src/options.ts' },
     endpointOption: 'endpoint',
     keyOption: 'key',
@@ -70,6 +74,8 @@ watch(server, {
     notes: [
       'The `endpoint` option is in `WatchOptions` even though the newest README no longer lists it.',
       'Sends a startup on every `initialize`; hashes `null` arguments as `null` (the other SDKs as `{}`).',
+      'A client that connects, lists the tools and leaves sends a startup and no calls: the Sessions page lists it with “no tool calls”; nothing was lost.',
+      'What is lost: only a process killed before its exit flush (SIGKILL, a crash) — the last ≤5 s of calls. A last request of exactly 30 payloads followed by silence is flagged on the session page as “last batch probably lost”.',
     ],
   },
   {
@@ -78,6 +84,8 @@ watch(server, {
     packageName: 'mcpulse-sdk',
     version: 'not public',
     install: 'pip install mcpulse-sdk',
+    installNote:
+      'No public source; the package name is the product’s published one and could not be checked here.',
     source: null,
     endpointOption: 'endpoint (unverified)',
     keyOption: 'key',
@@ -97,7 +105,9 @@ watch(mcp, key=os.environ.get("MCPULSE_KEY", ""), endpoint="{endpoint}")`,
     label: 'Go',
     packageName: 'github.com/getmcpulse/mcpulse-go',
     version: '44699b5 (untagged)',
-    install: 'go get github.com/getmcpulse/mcpulse-go',
+    install: 'go get github.com/getmcpulse/mcpulse-go@44699b5',
+    installNote:
+      'A Go module, fetched from GitHub through the Go module proxy. It has no tagged release: pin the commit the notes were read from (44699b5).',
     source: { repo: 'getmcpulse/mcpulse-go', path: 'options.go' },
     endpointOption: 'Endpoint',
     keyOption: 'Key',
@@ -107,12 +117,17 @@ watch(mcp, key=os.environ.get("MCPULSE_KEY", ""), endpoint="{endpoint}")`,
     Key:      os.Getenv("MCPULSE_KEY"),
     Endpoint: "{endpoint}",
 })
-defer mcpulse.FlushAll()`,
+defer mcpulse.FlushAll()
+
+// Wrap every handler, or bad arguments read as tool_error and a crash is guessed:
+mcp.AddTool(server, tool, mcpulse.WrapTool(handler))`,
     flush:
       'every 5 s or at 30 payloads; on exit only through `FlushAll`, which SIGINT/SIGTERM call for you and which can return before the last batch is posted',
     notes: [
       '`defer mcpulse.FlushAll()` can return before the last batch is posted: it waits on a lock the sender goroutine has not taken yet. A server that exits within 5 s of its last call loses that batch — keep it running one flush interval (5 s) after the last call.',
-      'Sends its startup on the first `tools/list`; omits zero fields (`is_empty`, `duration_ms`, `response_bytes`), which are accepted.',
+      '`mcpulse.WrapTool(handler)` around each tool is what tells `bad_args` from `tool_error` and `crashed` (watch.go): without it, arguments the Go MCP SDK rejects arrive as `tool_error`, because its validation failure and a handler error are the same result from outside. Wrap every tool — the SDK turns the distinction on as soon as one is wrapped.',
+      'A process that lives under 5 s and exits without a signal sends nothing at all: the first timer flush never came, and `FlushAll` may return first. The dashboard then shows nothing — not a session, not a refusal.',
+      'Sends its startup on the first `tools/list`; omits zero fields (`is_empty`, `duration_ms`, `response_bytes`), which are accepted, and an export writes them back omitted, byte for byte. A Go session with a startup and no calls is flagged “last batch probably lost”.',
     ],
   },
   {
@@ -121,6 +136,8 @@ defer mcpulse.FlushAll()`,
     packageName: 'com.getmcpulse:mcpulse-kotlin',
     version: '0.1.0',
     install: 'implementation("com.getmcpulse:mcpulse-kotlin:0.1.0")',
+    installNote:
+      'Gradle coordinates from its build file; whether a Maven repository serves them could not be checked here — otherwise build it from github.com/getmcpulse/mcpulse-kotlin (`./gradlew publishToMavenLocal`). Notes read from 0.1.0.',
     source: { repo: 'getmcpulse/mcpulse-kotlin', path: 'src/main/kotlin/com/mcpulse/MCPulse.kt' },
     endpointOption: 'endpoint',
     keyOption: 'key',
@@ -145,6 +162,8 @@ MCPulse.configure(Options(key = System.getenv("MCPULSE_KEY") ?: "", endpoint = "
     packageName: 'MCPulse',
     version: '0.1.0',
     install: 'dotnet add package MCPulse',
+    installNote:
+      'The NuGet package id from its project file; if the feed you use does not have it, build it from github.com/getmcpulse/mcpulse-dotnet (`dotnet pack`) and add the local folder as a source. Notes read from 0.1.0.',
     source: { repo: 'getmcpulse/mcpulse-dotnet', path: 'src/MCPulse/Options.cs' },
     endpointOption: 'Endpoint',
     keyOption: 'Key',
@@ -166,6 +185,7 @@ MCPulse.configure(Options(key = System.getenv("MCPULSE_KEY") ?: "", endpoint = "
     packageName: 'mcpulse',
     version: 'not public',
     install: 'cargo add mcpulse',
+    installNote: 'No public source; the crate name is the product’s published one.',
     source: null,
     endpointOption: 'unknown',
     keyOption: 'Options::new(key)',
@@ -187,6 +207,8 @@ let mcpulse = McPulse::new(Options::new(&std::env::var("MCPULSE_KEY").unwrap_or_
     packageName: 'mcpulse',
     version: '0.1.0',
     install: 'bundle add mcpulse',
+    installNote:
+      'The gem name from `mcpulse.gemspec`; or from source: `gem "mcpulse", git: "https://github.com/getmcpulse/mcpulse-ruby"`. Notes read from 0.1.0.',
     source: { repo: 'getmcpulse/mcpulse-ruby', path: 'lib/mcpulse/options.rb' },
     endpointOption: 'endpoint:',
     keyOption: 'key:',
@@ -206,6 +228,8 @@ MCPulse.configure(key: ENV.fetch("MCPULSE_KEY", ""), endpoint: "{endpoint}")`,
     packageName: 'mcpulse/mcpulse',
     version: '0.1.6',
     install: 'composer require mcpulse/mcpulse',
+    installNote:
+      'The Composer name in its composer.json (its startups call it `getmcpulse/mcpulse`); no dependencies beyond ext-json. Notes read from 0.1.6.',
     source: { repo: 'getmcpulse/mcpulse-php', path: 'src/Options.php' },
     endpointOption: 'endpoint (second constructor argument)',
     keyOption: 'key (first)',
@@ -216,9 +240,11 @@ use MCPulse\\Options;
 
 MCPulse::configure(new Options(getenv('MCPULSE_KEY') ?: '', '{endpoint}'));`,
     flush:
-      'at 30 payloads and at shutdown only — PHP has no timer; a long-lived (stdio) server must call `MCPulse::flushAll()` itself',
+      'at 30 payloads and at shutdown (`register_shutdown_function`) only — PHP has no timer, so a stdio server’s calls arrive when it exits, or 30 at a time',
     notes: [
-      'Hashes what your MCP library decoded: with `json_decode(…, true)`, `{}` arrives as `[]` and hashes as `[]`. Use `Hashing::argsHashRaw` on the raw bytes where you have them.',
+      'Nothing is lost by waiting: a stdio server that never reaches 30 payloads posts everything at exit, and the Setup page stays on “waiting” until then. Call `MCPulse::flushAll()` on your own schedule (after each call, or on a timer in Swoole/RoadRunner) to see calls as they happen.',
+      'Hashes what your MCP library decoded: with `json_decode(…, true)`, `{}` arrives as `[]` and hashes as `[]` (mode “assoc” in the Playground and `hash`). `Hashing::argsHashRaw` on the raw bytes (mode “raw”) agrees with the other SDKs.',
+      '`bad_args` is never reported (validation happens before `record`). Startups carry `sdk`, `transport`, per-tool fingerprints and declared agreement fields; the session page shows them, and calls out a declared field that never produced a verdict.',
     ],
   },
   {
@@ -227,6 +253,7 @@ MCPulse::configure(new Options(getenv('MCPULSE_KEY') ?: '', '{endpoint}'));`,
     packageName: 'mcpulse-swift',
     version: 'not public',
     install: '.package(url: "https://github.com/getmcpulse/mcpulse-swift.git", from: "0.1.0")',
+    installNote: 'No public source; the package URL is the product’s published one.',
     source: null,
     endpointOption: 'unknown',
     keyOption: 'Options(key:)',
@@ -255,7 +282,8 @@ export const WAITING_CHECKS: readonly string[] = [
   'The key is non-empty: an empty key turns every SDK off, silently. Any non-empty key works here.',
   'Give it one flush: SDKs post every 5 s or at 30 payloads (PHP only at 30 or at shutdown).',
   'Go: `defer mcpulse.FlushAll()` can return before the last batch is posted — a server that exits within 5 s of its last call loses it.',
-  'Refused requests (a wrong path, a malformed batch) are on the Ingest log page, with the reason.',
+  'The endpoint is the base URL (`http://localhost:7857`), never the route: an option ending in `/v1/ingest` makes the SDK post to `/v1/ingest/v1/ingest`, which is refused (404) — the Setup page shows the last such request and what to change.',
+  'Refused requests (a wrong path or method, a missing key, a malformed batch) are on the Ingest log page, with the reason and what to change.',
 ];
 
 /** A request anyone can paste to check the listener without an SDK. */

@@ -20,7 +20,8 @@ export function setupMarkdown(endpoint = LOCAL_ENDPOINT): string {
     ),
   ];
   for (const s of SDK_SETUPS) {
-    lines.push('', `### ${s.label}`, '', '```' + s.lang, setupCode(s, endpoint), '```', '');
+    lines.push('', `### ${s.label}`, '', `Install: \`${s.install}\` — ${s.installNote}`, '');
+    lines.push('```' + s.lang, setupCode(s, endpoint), '```', '');
     lines.push(`Flushes: ${s.flush}.`);
     for (const note of s.notes) lines.push(`- ${note}`);
   }

@@ -25,6 +25,7 @@ import {
   fmtTokens,
   fmtUnits,
 } from '../../lib/format';
+import { ToolCauses } from '../../components/content/ToolCauses';
 import { ToolBadges } from './tool-badges';
 import { ToolFingerprintsLine } from './ToolFingerprints';
 import './tool.css';
@@ -112,6 +113,10 @@ export function ToolPage() {
           />
         </Panel>
       </div>
+      <ToolCauses
+        tool={tool.name}
+        failing={tool.outcomes.bad_args + tool.outcomes.tool_error + tool.outcomes.crashed}
+      />
       <div className="grid cols-3 tool-lower">
         <Panel
           title={`Retry chains · ${chains.total} (${chains.resolved} resolved, ${chains.unresolved} unresolved)`}

@@ -64,6 +64,40 @@ const LABEL_MATCH_SQL = `EXISTS (SELECT 1 FROM startups st INDEXED BY startups_b
   WHERE st.project_id = s.project_id AND st.session_id = s.session_id AND st.extra IS NOT NULL
   AND instr(lower(${SESSION_LABEL_FIELDS.map((f) => `coalesce(json_extract(st.extra, '$.${f}'), '')`).join(" || ' ' || ")}), @q) > 0)`;
 
+/**
+ * Per (session, client) rows for sessions that sent a startup and no call at all — a client
+ * that connected, listed the tools and left is a session too ("no tool calls"). Timed by when
+ * the startups arrived (a startup has no start time of its own); the same columns, in the same
+ * order, as `metrics_sessions`. A tool filter never matches them.
+ */
+function startupOnlySql(f: CallFilter, inList: string, params: Params): string {
+  const parts = [`st.project_id IN (${inList})`];
+  if (f.client !== undefined) {
+    parts.push('st.client_name = @client');
+    params.client = f.client;
+  }
+  if (f.session !== undefined) {
+    parts.push('st.session_id = @session');
+    params.session = f.session;
+  }
+  if (f.from !== undefined) {
+    parts.push('st.received_ms >= @from');
+    params.from = f.from;
+  }
+  if (f.to !== undefined) {
+    parts.push('st.received_ms < @to');
+    params.to = f.to;
+  }
+  return `SELECT st.project_id, st.session_id, st.client_name, min(st.received_ms) AS first_ms,
+      max(st.received_ms) AS last_ms, max(st.received_ms) AS last_end_ms, 0 AS calls, 0 AS ok,
+      0 AS empty, 0 AS bad_args, 0 AS tool_error, 0 AS crashed, 0 AS fcs, 0 AS retries,
+      0 AS repeats, 0 AS unknown_links, 0 AS chains, 0 AS units, 0 AS duration, 0 AS slow
+    FROM startups st INDEXED BY startups_by_session
+    WHERE ${parts.join(' AND ')} AND NOT EXISTS (SELECT 1 FROM calls c INDEXED BY calls_by_session
+      WHERE c.project_id = st.project_id AND c.session_id = st.session_id)
+    GROUP BY st.project_id, st.session_id, st.client_name`;
+}
+
 /** A stored `sdk` extra as a name, or `null` when absent or not a string. */
 const sdkName = (value: unknown): string | null =>
   typeof value === 'string' ? value.slice(0, 200) : null;
@@ -108,6 +142,8 @@ export function sessionQueries(ctx: QueryContext) {
         perClient = `SELECT project_id, session_id, client_name, ${SESSION_AGG_COLUMNS(OC_SQL(), HEAD_SQL())}
           FROM calls WHERE ${sqlWhere} GROUP BY project_id, session_id, client_name`;
       }
+      if (f.tool === undefined)
+        perClient = `${perClient} UNION ALL ${startupOnlySql(f, inList, params)}`;
       const source = `SELECT project_id, session_id, group_concat(client_name, char(31)) AS clients,
             min(first_ms) AS first_ms, max(last_ms) AS last_ms, max(last_end_ms) AS last_end_ms,
             sum(calls) AS calls, sum(ok) AS ok, sum(empty) AS empty, sum(bad_args) AS bad_args,
@@ -164,13 +200,20 @@ export function sessionQueries(ctx: QueryContext) {
       };
     },
 
-    /** Which project holds a session (the most recently active when several do). */
+    /**
+     * Which project holds a session (the most recently active when several do) — one with
+     * calls, else one that only sent a startup.
+     */
     sessionProject(session: string, projectId?: number): number | undefined {
       fresh();
       if (projectId !== undefined) {
-        const hit = prepare(
-          'SELECT 1 FROM metrics_sessions WHERE project_id = ? AND session_id = ? LIMIT 1',
-        ).get(projectId, session);
+        const hit =
+          prepare(
+            'SELECT 1 FROM metrics_sessions WHERE project_id = ? AND session_id = ? LIMIT 1',
+          ).get(projectId, session) ??
+          prepare(
+            'SELECT 1 FROM startups INDEXED BY startups_by_session WHERE project_id = ? AND session_id = ? LIMIT 1',
+          ).get(projectId, session);
         return hit ? projectId : undefined;
       }
       return (
@@ -178,7 +221,13 @@ export function sessionQueries(ctx: QueryContext) {
           'SELECT project_id FROM metrics_sessions WHERE session_id = ? ORDER BY last_ms DESC LIMIT 1',
         )
           .pluck()
-          .get(session) as number | undefined) ?? undefined
+          .get(session) as number | undefined) ??
+        (prepare(
+          'SELECT project_id FROM startups WHERE session_id = ? ORDER BY received_ms DESC LIMIT 1',
+        )
+          .pluck()
+          .get(session) as number | undefined) ??
+        undefined
       );
     },
 
