@@ -12,7 +12,7 @@
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { examine } from '../src/ingest/examine.js';
@@ -30,6 +30,11 @@ const contexts = Array.from({ length: PRODUCERS }, () => ({}) as Record<string, 
 const bodies = Array.from({ length: REQUESTS }, (_, i) => Buffer.from(next(contexts[i % 8]!)));
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-bench-parts-'));
 const perPayload = (ms: number): number => (ms * 1000) / (REQUESTS * SIZE);
+/** CPU milliseconds (user + system, every thread of this process) since `from`. */
+const cpuMs = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
 
 let baselines = 0;
 function baseline(): number {
@@ -65,10 +70,13 @@ function baseline(): number {
   return ms;
 }
 
-async function devtools(file: string): Promise<{ examine: number; spool: number; apply: number }> {
+async function devtools(
+  file: string,
+): Promise<{ examine: number; spool: number; apply: number; applyCpu: number }> {
   const store = openStore(join(dir, file), {
     deferDerived: true,
     backgroundCheckpoints: true,
+    ...(process.env.NOGUARD ? { walBytes: { soft: 1e12, hard: 1e12 } } : {}),
   });
   let t0 = performance.now();
   const verdicts = bodies.map((body) =>
@@ -93,11 +101,13 @@ async function devtools(file: string): Promise<{ examine: number; spool: number;
   const spoolMs = performance.now() - t0;
   const ingest = createSpooledIngest({ store, bus: new LiveBus() });
   t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   while (ingest.state().pendingRequests > 0) await ingest.settle(60_000);
   const applyMs = performance.now() - t0;
+  const applyCpu = cpuMs(cpu0);
   ingest.close();
   store.close();
-  return { examine: examineMs, spool: spoolMs, apply: applyMs };
+  return { examine: examineMs, spool: spoolMs, apply: applyMs, applyCpu };
 }
 
 try {
@@ -111,9 +121,13 @@ try {
     ['devtools, before the answer: examine (UTF-8, parse, key, validate)', perPayload(dev.examine)],
     ['devtools, before the answer: spool the body (group of 4 per commit)', perPayload(dev.spool)],
     ['devtools, after the answer: apply (validate, store, indexes, facts)', perPayload(dev.apply)],
+    ['…the same apply, CPU time (all threads) instead of wall clock', perPayload(dev.applyCpu)],
   ];
   console.log(
-    `ingest parts: ${fmt(REQUESTS)} requests × ${SIZE} calls from ${PRODUCERS} sessions, in-process\n`,
+    `ingest parts: ${fmt(REQUESTS)} requests × ${SIZE} calls from ${PRODUCERS} sessions, in-process, ` +
+      `load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}\n`,
   );
   console.log('| step | µs per payload | payloads/s on one core |');
   console.log('|---|---:|---:|');

@@ -7,6 +7,7 @@
  *
  *   node --import tsx bench/ingest.ts [--duration 10] [--connections 8] [--sizes 30,500]
  *     [--rounds 1] [--steady-rate 40] [--max-spool N] [--profile]
+ *   node --import tsx bench/ingest.ts --soak [--soak-rate 2000] [--duration 60] [--soak-after 30]
  *
  * Targets (issue 6): at 30 payloads per flush, ≥ 70% of the baseline's payloads/s with p99
  * under 50 ms, and the server's RSS flat during the run.
@@ -28,6 +29,7 @@ import {
   type Proc,
 } from './ingest/util.js';
 import { getRemote } from '../src/api/remote.js';
+import { soak } from './ingest/soak.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,8 +43,16 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '1' },
     /** Passed to `serve --max-spool`: shows what happens once a flood outlasts the spool. */
     'max-spool': { type: 'string' },
+    /**
+     * Issue 19's soak: a steady `--soak-rate` payloads/s for `--duration` s with two summary
+     * readers and a slow export, then a flood that outlasts a small spool beside the baseline.
+     */
+    soak: { type: 'boolean', default: false },
+    'soak-rate': { type: 'string', default: '2000' },
+    'soak-after': { type: 'string', default: '30' },
   },
 });
+if (values.soak) values['max-spool'] ??= '20000';
 /** Requests/s for the steady run: 40 × 30 = 1,200 payloads/s ≈ 200 MCP servers each flushing 30 every 5 s. */
 const STEADY_RATE = Number(values['steady-rate']);
 const DURATION = Number(values.duration);
@@ -258,6 +268,26 @@ async function main(): Promise<void> {
       (values['max-spool'] ? `serve --max-spool ${values['max-spool']}, ` : '') +
       `node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs, ${new Date().toISOString()}`,
   );
+  if (values.soak) {
+    await soak({
+      rate: Number(values['soak-rate']),
+      seconds: DURATION,
+      afterSeconds: Number(values['soak-after']),
+      size: 30,
+      connections: CONNECTIONS,
+    });
+    console.log(`\nflood longer than the spool (--max-spool ${values['max-spool']}), 30/batch:`);
+    const base = await run('baseline', 30, 1);
+    const dev = await run('devtools', 30, 1);
+    console.log(
+      `  bare baseline ${fmt(base.payloadsPerSec)} payloads/s · devtools end-to-end (acknowledged and applied) ` +
+        `${fmt(dev.endToEndPerSec!)} payloads/s = ${((100 * dev.endToEndPerSec!) / base.payloadsPerSec).toFixed(0)}% ` +
+        `of the baseline · load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')}`,
+    );
+    return;
+  }
   const rows: Row[] = [];
   let profileDir: string | undefined;
   for (const size of SIZES) {

@@ -45,11 +45,24 @@ export async function ensureFresh(
   app: AppContext = {},
 ): Promise<void> {
   if (freshness === 'derived') {
-    await app.settle?.();
-    store.flushDerived();
+    try {
+      await app.settle?.();
+      store.flushDerived();
+    } catch (error) {
+      // A full disk stops writing, not reading: answer with what is stored (the spool's
+      // `failing` says what waits). Damaged pages still fail the read with their reason.
+      if (!isDiskFull(error)) throw error;
+    }
   } else if (freshness === 'applied') {
     await app.settle?.().catch(() => undefined);
   }
+}
+
+/** SQLite's "database or disk is full" (SQLITE_FULL), however it reached us. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return true;
+  return error instanceof Error && /database or disk is full/.test(error.message);
 }
 
 /** Runs `handler` for a request: fresh data first, then the filters, then the handler. */

@@ -1,6 +1,7 @@
+import { isWritable } from '../store/index.js';
 import { ApiError, type RouteMap } from './types.js';
 import { intParam, oneOf } from './params.js';
-import { projectsView } from './projects-view.js';
+import { DEFAULT_PROJECTS, MAX_PROJECTS, projectsView } from './projects-view.js';
 
 /**
  * The raw-data routes: what was stored, exactly as it was sent, plus the listener's state.
@@ -9,13 +10,24 @@ import { projectsView } from './projects-view.js';
 export const coreRoutes = {
   'GET /api/status': ({ store, server, spool }) => {
     if (!server) throw new ApiError(404, 'status describes a running server; there is none here');
-    return { ...server, counts: store.read.counts(), spool: spool?.() ?? null };
+    return {
+      ...server,
+      counts: store.read.counts(),
+      spool: spool?.() ?? null,
+      // Why new batches are refused, when the file was deleted, replaced or overwritten.
+      databaseProblem: isWritable(store) ? store.fileProblem() : null,
+    };
   },
 
   // The spool's backlog as it stands — this route alone does not wait for it to be applied.
   'GET /api/spool': ({ spool }) => ({ spool: spool?.() ?? null }),
 
-  'GET /api/projects': ({ store }) => projectsView(store.read.projects()),
+  // The most recently seen first, `?limit=` of them (default 500, at most 5,000) and the total.
+  'GET /api/projects': ({ store, query }) =>
+    projectsView(
+      store,
+      Math.min(Math.max(intParam(query, 'limit') ?? DEFAULT_PROJECTS, 1), MAX_PROJECTS),
+    ),
 
   'GET /api/calls': ({ store, filter, query }) => {
     const order = oneOf(query, 'order', ['asc', 'desc'] as const, 'asc');

@@ -7,6 +7,7 @@ import {
   acquireInstanceLock,
   type InstanceLock,
 } from '../store/instance-lock.js';
+import { UnsafeFolderError } from '../store/private-files.js';
 import {
   isWritable,
   openStore,
@@ -80,6 +81,8 @@ export function openDbForCli(path: string, options: OpenDbOptions = {}): ReadSto
   } catch (error) {
     lock?.release();
     if (error instanceof InstanceLockedError) throw new DatabaseOpenError(error.message);
+    if (error instanceof UnsafeFolderError)
+      throw new DatabaseOpenError(`cannot lock database ${path}: ${error.message}`);
     throw new DatabaseOpenError(`database ${path} ${explain(error)}`);
   }
 }

@@ -10,6 +10,7 @@
 import type { Store } from '../store/index.js';
 import type { LiveBus } from './bus.js';
 import { examine, storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
+import { createFileLossCheck } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -43,8 +44,11 @@ export interface IngestOptions {
  * read-only, locked) becomes a 503.
  */
 export function createIngest({ store, bus, rateLimiter }: IngestOptions) {
+  const fileLost = createFileLossCheck(store);
   return function handle(req: IngestRequest): IngestAnswer {
     const verdict = examine(req, rateLimiter);
+    const lost = fileLost();
+    if (lost) return lost;
     try {
       publishWritten(bus, verdict.record, store.writeBatch(verdict.record));
     } catch (error) {

@@ -46,9 +46,15 @@ export interface SpoolApplier {
   /** Applies on the timer after `delayMs`, unless already scheduled or nothing is spooled. */
   schedule(delayMs: number): void;
   /** Applies slice after slice for a reader (yielding between them) until empty or `deadline`. */
-  drain(deadline: number): Promise<void>;
+  /**
+   * …or until `done()` (a read waits only for what was acknowledged before it: under a load
+   * faster than applying, the backlog never reaches zero and "until empty" meant the full 5 s).
+   */
+  drain(deadline: number, done?: () => boolean): Promise<void>;
   /** The store's error from the last slice, or null once one succeeds. */
   failing(): Error | null;
+  /** The measured cost of applying one item, in ms (a moving average). */
+  msPerItem(): number;
   close(): void;
 }
 
@@ -136,18 +142,19 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
   return {
     applySlice,
     schedule,
-    async drain(deadline) {
+    async drain(deadline, done = () => backlog.requests === 0) {
       readers++;
       try {
-        while (backlog.requests > 0 && performance.now() < deadline) {
+        while (!done() && backlog.requests > 0 && performance.now() < deadline) {
           applySlice();
-          if (backlog.requests > 0) await new Promise((resolve) => setImmediate(resolve));
+          if (!done() && backlog.requests > 0) await new Promise((r) => setImmediate(r));
         }
       } finally {
         readers--;
       }
     },
     failing: () => failing,
+    msPerItem: () => msPerItem,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -40,6 +40,8 @@ export interface ServerOptions {
   retention?: RetentionOptions | false;
   /** The ingest spool's bound in items (src/ingest/spool.ts); default 1,000,000. */
   maxSpoolPayloads?: number;
+  /** Where one-line warnings go (the database lost while serving); default stderr. */
+  warn?: (line: string) => void;
 }
 
 /** A running server. */
@@ -68,6 +70,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bus,
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
     maxBacklogPayloads: options.maxSpoolPayloads,
+    warn: options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
   });
   const info: ServerInfo = {
     endpoint: '',

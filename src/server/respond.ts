@@ -19,6 +19,23 @@ export function sendJson(
   res.end(text);
 }
 
+/**
+ * Resolves once `res` can take more, or is gone — removing both listeners either way, so a
+ * slow download's many waits leave none behind (one `close` listener per wait used to pile up
+ * into a MaxListenersExceededWarning).
+ */
+export function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
 export async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
   const headers: Record<string, string> = {
@@ -39,8 +56,7 @@ export async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<vo
   try {
     for (const chunk of raw.body) {
       if (res.destroyed) return;
-      if (!res.write(chunk))
-        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
   } catch {

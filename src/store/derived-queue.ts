@@ -11,7 +11,8 @@
  * no reader ever sees a call without its facts.
  */
 import type Database from 'better-sqlite3';
-import type { DerivedMaintainer, InsertedCall } from './derived.js';
+import type { DerivedMaintainer, InsertedCall, StoredCallRow } from './derived.js';
+import { COLS } from './metrics/maintain/rows.js';
 
 const WATERMARK_KEY = 'derived_through_call_id';
 
@@ -52,11 +53,10 @@ export function createDerivedQueue(
     .prepare<[string], number>('SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?')
     .pluck();
   const writeMark = db.prepare<[string, string]>('UPDATE settings SET value = ? WHERE key = ?');
-  const pending = db.prepare<
-    [number, number],
-    { id: number; project_id: number; session_id: string; tool_name: string; started_ms: number }
-  >(
-    'SELECT id, project_id, session_id, tool_name, started_ms FROM calls WHERE id > ? ORDER BY id LIMIT ?',
+  // The whole row, as the metrics engine reads it: the flush hands it over instead of the
+  // engine reading every pending call a second time.
+  const pending = db.prepare<[number, number], StoredCallRow>(
+    `SELECT ${COLS} FROM calls WHERE id > ? ORDER BY id LIMIT ?`,
   );
 
   const setMark = (id: number): void => {
@@ -66,15 +66,7 @@ export function createDerivedQueue(
   const flushTx = db.transaction((limit: number): number => {
     const rows = pending.all(readMark.get(WATERMARK_KEY) ?? 0, limit);
     if (rows.length === 0) return 0;
-    maintainer.onCallsInserted(
-      rows.map((r) => ({
-        id: r.id,
-        projectId: r.project_id,
-        sessionId: r.session_id,
-        toolName: r.tool_name,
-        startedMs: r.started_ms,
-      })),
-    );
+    maintainer.onRowsInserted(rows);
     setMark(rows[rows.length - 1]!.id);
     return rows.length;
   });

@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
 import { createMetricsMaintainer } from './metrics/maintain.js';
+import type { Row } from './metrics/maintain/rows.js';
+
+export type { Row as StoredCallRow } from './metrics/maintain/rows.js';
 
 /** A call just inserted, as the derived-flag maintainer sees it. */
 export interface InsertedCall {
@@ -17,6 +20,8 @@ export interface InsertedCall {
  */
 export interface DerivedMaintainer {
   onCallsInserted(calls: readonly InsertedCall[]): void;
+  /** The same for calls whose stored rows the caller has already read (one read fewer). */
+  onRowsInserted(rows: readonly Row[]): void;
 }
 
 /** Builds the maintainer for an open database (statements prepared once). */

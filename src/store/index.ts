@@ -3,10 +3,14 @@
  * statements prepared once, one transaction per ingest request.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
-import { startCheckpointer } from './checkpointer.js';
+import {
+  createWalGuard,
+  startCheckpointer,
+  WAL_HARD_BYTES,
+  WAL_SOFT_BYTES,
+} from './checkpointer.js';
 import { createDerivedMaintainer } from './derived.js';
 import { createDerivedQueue } from './derived-queue.js';
 import { migrate } from './migrate.js';
@@ -19,7 +23,9 @@ import {
   type ContentWriteResult,
 } from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
+import { createFileGuard } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
+import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
 export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
@@ -65,6 +71,11 @@ export interface Store extends ReadStore {
    */
   countRepeats(batchId: number, n: number, lastMs: number): void;
   readonly spool: SpoolTable;
+  /**
+   * Why writing here would lose data — the file deleted, replaced or overwritten since it was
+   * opened (./file-guard.ts) — or null. Checked before acknowledging; cheap, cached a few ms.
+   */
+  fileProblem(): string | null;
 }
 
 /** Is `store` open for writing? */
@@ -84,6 +95,12 @@ export interface OpenStoreOptions {
    * SDK's request waits only for its raw rows (see derived-queue.ts). For the server.
    */
   deferDerived?: boolean;
+  /**
+   * The WAL's bound with background checkpoints (src/store/checkpointer.ts): the worker
+   * truncates past `softBytes`, the writer checkpoints itself past `hardBytes`. Defaults
+   * 16 MiB and 64 MiB; tests use smaller ones.
+   */
+  walBytes?: { soft: number; hard: number };
 }
 
 /**
@@ -94,7 +111,14 @@ export function openStore(path: string, options: OpenStoreOptions & { readonly: 
 export function openStore(path: string, options?: OpenStoreOptions & { readonly?: false }): Store;
 export function openStore(path: string, options?: OpenStoreOptions): ReadStore | Store;
 export function openStore(path: string, options: OpenStoreOptions = {}): ReadStore | Store {
-  if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  if (onDisk && !options.readonly) {
+    // The user's data alone: new folders 0700, the file 0600 (SQLite gives -wal and -shm the
+    // database's mode), and files from before tightened (./private-files.ts).
+    ensurePrivateFolder(dirname(path), { create: true, tighten: false });
+    createPrivateFile(path);
+    for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
+  }
   const db = new Database(path, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
@@ -108,9 +132,12 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     db.pragma('foreign_keys = ON');
     migrate(db);
   }
+  const walBytes = options.walBytes ?? { soft: WAL_SOFT_BYTES, hard: WAL_HARD_BYTES };
   const checkpointer =
     options.backgroundCheckpoints && !options.readonly ? startCheckpointer(path) : null;
   if (checkpointer) db.pragma('wal_autocheckpoint = 0');
+  // Whenever SQLite restarts the WAL from its start, it cuts the file back to this size.
+  if (!options.readonly) db.pragma(`journal_size_limit = ${walBytes.soft}`);
   if (options.readonly) {
     const reader: ReadStore = {
       path,
@@ -130,27 +157,56 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   } catch {
     // see above
   }
+  const fileGuard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
   const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
+  // Without the worker, SQLite's auto-checkpoint keeps the WAL small; with it, the writer
+  // enforces the bound itself before every write transaction.
+  const wal = checkpointer ? createWalGuard(db, path, walBytes) : null;
+  const guard = (strict: boolean): void => wal?.beforeWrite(strict);
+  const writeContent = createContentWriter(db);
   const countRepeats = db.prepare<[number, number, number]>(
     'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
+  );
+  const spool = createSpoolTable(
+    db,
+    // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
+    // engine must be handed all of them (see derived-queue.ts), so flush instead.
+    deferred ? () => void queue.flush() : queue.maintainNow,
   );
   const store: Store = {
     path,
     read: createReader(db),
     writeBatch: (record) => {
+      guard(true);
       const result = write(record);
       if (deferred && result.callIds.length > 0) queue.schedule();
       return result;
     },
-    writeContent: createContentWriter(db),
+    writeContent: (record) => {
+      guard(true);
+      return writeContent(record);
+    },
     countRepeats: (batchId, n, lastMs) => {
+      guard(false);
       countRepeats.run(n, lastMs, batchId);
     },
-    flushDerived: queue.flush,
-    // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
-    // engine must be handed all of them (see derived-queue.ts), so flush instead.
-    spool: createSpoolTable(db, deferred ? () => void queue.flush() : queue.maintainNow),
+    flushDerived: () => {
+      guard(false);
+      return queue.flush();
+    },
+    spool: {
+      backlog: spool.backlog,
+      add: (entries) => {
+        guard(true);
+        spool.add(entries);
+      },
+      apply: (maxPayloads, toRecord) => {
+        guard(true);
+        return spool.apply(maxPayloads, toRecord);
+      },
+    },
+    fileProblem: () => fileGuard?.problem() ?? null,
     close: () => {
       queue.dispose();
       try {
@@ -158,8 +214,18 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       } catch {
         // Left above the watermark; the next open maintains them.
       }
+      // The worker's connection closes first, so nothing holds the WAL when the writer
+      // copies it back and cuts it to zero; closing the last connection then removes it.
       checkpointer?.stop();
+      wal?.stop();
+      try {
+        if (checkpointer) db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // A failed final checkpoint leaves the WAL for the next open to apply.
+      }
       db.close();
+      // Only now: closing a descriptor of the file drops this process's locks on it.
+      fileGuard?.close();
     },
   };
   return bindConnection(store, db);

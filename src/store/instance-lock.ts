@@ -1,20 +1,22 @@
 /**
- * One writer process per database file. Two `mcpulse-devtools serve` on the same file would
- * both accept ingest, interleave retention passes and fight over the dashboard's live view, so
- * the second one refuses to start.
+ * One writer process per database file, by any path. Two `mcpulse-devtools serve` on the same
+ * file would both accept ingest and — through two names for one file (a hard link, a bind
+ * mount) — keep two WALs for one database, so one instance's acknowledged payloads vanish at
+ * the next checkpoint. The second one refuses to start.
  *
- * The lock is an OS file lock that SQLite itself takes and holds: a tiny SQLite file next to
- * the database (`devtools.db.lock`) opened with `locking_mode = EXCLUSIVE` and written once.
- * From then on the connection keeps an exclusive lock until it closes — and the kernel drops
- * it when the process dies, even on `kill -9`, so there is never a stale lock to clean up and
- * no pid-reuse guesswork. The holder's pid is written to the file header's `user_version`
- * field, which anyone can read with a plain `read()` (advisory locks do not block reads), so
- * the refusal can say which process holds it.
+ * The lock follows the file, not its name: it is keyed by the database's **device and inode**
+ * (the same through a symlink, a hard link, a bind mount or `/proc/<pid>/fd/<n>`), and lives in
+ * one private folder per user, `<home>/.mcpulse-devtools/locks` (0700, checked to be a real
+ * folder owned by this user). `<home>` is the account's home from the password database, not
+ * `$HOME`, `$TMPDIR` or the working folder, so no environment setting moves it and no other
+ * local user can create it first (an earlier design used `$TMPDIR/mcpulse-devtools-locks-<uid>`,
+ * which anyone could pre-create to stop `serve` from starting).
  *
- * The lock is named from the real path (symlinks resolved) and also from the file's inode, so
- * neither a symlink nor a hard link to a database in use gets a second writer — which matters
- * beyond the live view: SQLite names the WAL after the path, so two names for one file would
- * mean two WALs for one database.
+ * The lock itself is an OS file lock that SQLite takes and holds: a tiny SQLite file opened with
+ * `locking_mode = EXCLUSIVE` and written once. The kernel drops it when the process dies, even
+ * on `kill -9`, so there is never a stale lock to clean up and no pid-reuse guesswork. The
+ * holder's pid is written to the header's `user_version`, which anyone can read with a plain
+ * `read()` (advisory locks do not block reads), so the refusal says which process holds it.
  *
  * Readers (report, export) do not take it: SQLite's WAL lets them read while serve writes.
  */
@@ -22,19 +24,17 @@ import Database from 'better-sqlite3';
 import {
   closeSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readlinkSync,
   readSync,
   realpathSync,
   statSync,
+  unlinkSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { nativeBindingOptions } from './native-binding.js';
-
-/** The lock file for a database path. */
-export const lockPathFor = (dbPath: string): string => `${dbPath}.lock`;
+import { createPrivateFile, ensurePrivateFolder } from './private-files.js';
 
 /** Another process already holds the lock. */
 export class InstanceLockedError extends Error {
@@ -53,6 +53,9 @@ export class InstanceLockedError extends Error {
 /** A held lock; {@link release} is idempotent. */
 export interface InstanceLock {
   readonly path: string;
+  /** The database file's identity when the lock was taken (what the store keeps checking). */
+  readonly dev: bigint;
+  readonly ino: bigint;
   release(): void;
 }
 
@@ -81,9 +84,9 @@ const isBusy = (error: unknown): boolean => {
 };
 
 /**
- * The path as the file system sees it: symlinks (the file's and its folders') resolved, so
- * `ln -s b.db link.db` names the same lock as `b.db`. A path that does not exist yet resolves
- * through its nearest existing folder; a dangling symlink through its target.
+ * The path as the file system sees it: symlinks (the file's and its folders') resolved. A path
+ * that does not exist yet resolves through its nearest existing folder; a dangling symlink
+ * through its target (so the file is created where SQLite would create it).
  */
 export function realDbPath(dbPath: string, depth = 0): string {
   const absolute = resolve(dbPath);
@@ -105,19 +108,43 @@ export function realDbPath(dbPath: string, depth = 0): string {
 }
 
 /**
- * The lock that follows the file rather than its name: a hard link (`ln b.db other/x.db`) is
- * the same inode under an unrelated path, so a lock keyed by path alone cannot see it. Lock
- * files live in one folder per user under the OS temp folder, named by device and inode.
+ * This user's lock folder: `<home>/.mcpulse-devtools/locks`, home from the password database
+ * (`os.userInfo()`), not from the environment — unless the user has no entry there.
  */
-export function inodeLockPathFor(realPath: string): string {
-  const { dev, ino } = statSync(realPath, { bigint: true });
-  const uid = process.getuid?.() ?? 'user';
-  return join(tmpdir(), `mcpulse-devtools-locks-${uid}`, `${dev}-${ino}.lock`);
+export function lockFolder(): string {
+  let home: string;
+  try {
+    home = userInfo().homedir;
+  } catch {
+    // A uid with no password entry (a container run as an arbitrary user): $HOME is all
+    // there is. The folder checks still refuse one another user made.
+    home = homedir();
+  }
+  return join(home, '.mcpulse-devtools', 'locks');
 }
 
-/** Takes one SQLite-held lock file, or throws {@link InstanceLockedError} / SQLite's error. */
-function lockFile(path: string, dbPath: string): InstanceLock {
-  mkdirSync(dirname(path), { recursive: true });
+/** The lock file for the database at device `dev`, inode `ino`. */
+export const inodeLockPathFor = (dev: bigint, ino: bigint): string =>
+  join(lockFolder(), `${dev}-${ino}.lock`);
+
+/** The inode at `path` now, or null when nothing is there. */
+function inodeAt(path: string): bigint | null {
+  try {
+    return statSync(path, { bigint: true }).ino;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes one SQLite-held lock file, or throws {@link InstanceLockedError} / SQLite's error.
+ * A releasing holder deletes its file while still holding it, so a process that opened the
+ * file just before could lock a file no longer at that name: after locking, the name must still
+ * point at the file that was there, else it starts over.
+ */
+function lockFile(path: string, dbPath: string, attempt = 0): Database.Database {
+  createPrivateFile(path);
+  const before = inodeAt(path);
   let db: Database.Database | undefined;
   try {
     db = new Database(path, nativeBindingOptions());
@@ -132,60 +159,57 @@ function lockFile(path: string, dbPath: string): InstanceLock {
     if (isBusy(error)) throw new InstanceLockedError(dbPath, readOwnerPid(path));
     throw error;
   }
-  const held = db;
+  if (before !== null && inodeAt(path) === before) return db;
+  db.close();
+  if (attempt >= 10) throw new Error(`could not take the lock ${path}: it keeps being replaced`);
+  return lockFile(path, dbPath, attempt + 1);
+}
+
+/**
+ * Takes the lock for `dbPath`, or throws {@link InstanceLockedError} at once (no waiting) when
+ * another process holds it under any name. The database must be a file to have an inode, so a
+ * missing one is created empty (0600; SQLite treats a zero-length file as an empty database).
+ * Other failures (a read-only folder, say) are the file system's own errors, with their `code`,
+ * for the caller to word.
+ */
+export function acquireInstanceLock(dbPath: string): InstanceLock {
+  const realPath = realDbPath(dbPath);
+  ensurePrivateFolder(dirname(realPath), { create: true, tighten: false });
+  createPrivateFile(realPath);
+  const { dev, ino } = statSync(realPath, { bigint: true });
+  ensurePrivateFolder(lockFolder(), { create: true, tighten: true });
+  const path = inodeLockPathFor(dev, ino);
+  const held = lockFile(path, dbPath);
   let released = false;
   return {
     path,
+    dev,
+    ino,
     release() {
       if (released) return;
       released = true;
-      // The file stays: deleting a lock file races with a process that has just opened it.
+      // Deleted while still held (see lockFile), so lock files do not pile up per inode.
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already gone: nothing to tidy.
+      }
       held.close();
     },
   };
 }
 
-/** Creates an empty file at `path` unless one exists; an existing file is not opened for writing. */
-function createIfMissing(path: string): void {
-  try {
-    closeSync(openSync(path, 'wx'));
-  } catch (error) {
-    // A write-protected database is the store's to report, with its own words.
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
-}
-
 /**
- * Takes the lock for `dbPath`, or throws {@link InstanceLockedError} at once (no waiting) when
- * another process holds it — under this name, a symlink to it, or a hard link to it. Two locks
- * are taken: one next to the real path (`devtools.db.lock`, which also covers a database not
- * created yet) and one keyed by the file's inode (which needs the file, so an empty one is
- * created: SQLite treats a zero-length file as an empty database). Other failures (a read-only
- * folder, say) are SQLite's or the file system's own errors, with their `code`, for the caller
- * to word.
+ * The pid of the process serving `dbPath` (as its lock file records it), or null when none is
+ * recorded or there is no such file. A read, no lock taken: for naming the devtools that holds
+ * a port. The lock is keyed by the file's device and inode, so any name for it works.
  */
-export function acquireInstanceLock(dbPath: string): InstanceLock {
-  const realPath = realDbPath(dbPath);
-  const byPath = lockFile(lockPathFor(realPath), dbPath);
+export function lockOwnerPid(dbPath: string): number | null {
+  let st: { dev: bigint; ino: bigint };
   try {
-    createIfMissing(realPath);
-    const byInode = lockFile(inodeLockPathFor(realPath), dbPath);
-    return {
-      path: byPath.path,
-      release() {
-        byInode.release();
-        byPath.release();
-      },
-    };
-  } catch (error) {
-    byPath.release();
-    throw error;
+    st = statSync(realDbPath(dbPath), { bigint: true });
+  } catch {
+    return null;
   }
+  return readOwnerPid(inodeLockPathFor(st.dev, st.ino));
 }
-
-/**
- * The pid of the process serving `dbPath` (as the lock file records it), or null when none is
- * recorded. A read, no lock taken: for naming the devtools that holds a port.
- */
-export const lockOwnerPid = (dbPath: string): number | null =>
-  readOwnerPid(lockPathFor(realDbPath(dbPath)));

@@ -37,13 +37,20 @@ const BATCH_COLUMNS = `b.id, b.project_id, p.key_prefix, substr(p.key_sha256, 1,
 /** Core reads: what was stored, exactly as it was sent. Metrics live in their own modules. */
 export function createReader(db: Database.Database) {
   const prepare = statementCache(db);
-  const projects = db.prepare<[], ProjectRow>(
+  const projects = db.prepare<[number], ProjectRow>(
     `SELECT p.id, p.key_prefix, p.key_sha256, p.first_seen_ms, p.last_seen_ms,
             (SELECT count(*) FROM calls c WHERE c.project_id = p.id) AS calls,
             -- A session that sent only a startup (connected, listed, left) is a session too.
             (SELECT count(*) FROM (SELECT session_id FROM calls c WHERE c.project_id = p.id
                                    UNION SELECT session_id FROM startups s WHERE s.project_id = p.id)) AS sessions
-     FROM projects p ORDER BY p.last_seen_ms DESC`,
+     FROM projects p ORDER BY p.last_seen_ms DESC LIMIT ?`,
+  );
+  const sharedPrefixes = db.prepare<[number], { key_prefix: string; projects: number }>(
+    `SELECT key_prefix, count(*) AS projects FROM projects
+     GROUP BY key_prefix HAVING count(*) > 1 ORDER BY projects DESC, key_prefix LIMIT ?`,
+  );
+  const keysWithPrefix = db.prepare<[string, number], { key_sha256: string }>(
+    'SELECT key_sha256 FROM projects WHERE key_prefix = ? ORDER BY last_seen_ms DESC LIMIT ?',
   );
   const resolveProject = createProjectResolver(db);
   const projectIdentity = db.prepare<[number], { key_sha256: string; key_prefix: string }>(
@@ -70,8 +77,18 @@ export function createReader(db: Database.Database) {
   });
 
   return {
-    /** Every key seen (by fingerprint), most recent first. */
-    projects: (): ProjectRow[] => projects.all(),
+    /** The keys seen (by fingerprint), most recent first: all of them, or the first `limit`. */
+    projects: (limit = -1): ProjectRow[] => projects.all(limit),
+
+    /**
+     * Key prefixes two or more projects share (the most shared first, at most `maxPrefixes`),
+     * each with how many and the key hashes of up to `maxKeys` of them, most recent first.
+     */
+    sharedPrefixes: (maxPrefixes: number, maxKeys: number) =>
+      sharedPrefixes.all(maxPrefixes).map((r) => ({
+        ...r,
+        keySha256s: keysWithPrefix.all(r.key_prefix, maxKeys).map((k) => k.key_sha256),
+      })),
 
     /**
      * Resolves a `project` value — the key, the project's ref (key hash prefix), a row id, or a

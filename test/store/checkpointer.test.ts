@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,9 +51,8 @@ describe('background WAL checkpoints', () => {
       expect(connectionOf(store).pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       const before = statSync(path).size;
       for (let i = 0; i < 60; i++) store.writeBatch(record(i));
-      // Nothing on the writer copies pages back: the database file has not grown yet…
-      expect(statSync(path).size).toBe(before);
-      // …until the worker's next passive checkpoint does.
+      // The writer copies nothing back (auto-checkpoint is off and the WAL is far below its
+      // bound): the worker's passive checkpoints grow the database file.
       const deadline = Date.now() + 10_000;
       while (statSync(path).size === before && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
@@ -63,6 +63,47 @@ describe('background WAL checkpoints', () => {
       store.close();
     }
   });
+
+  it('refuses writes past the hard bound while another connection pins the WAL, then resumes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));
+    dirs.push(dir);
+    const path = join(dir, 'devtools.db');
+    const store = openStore(path, {
+      backgroundCheckpoints: true,
+      walBytes: { soft: 256 * 1024, hard: 1024 * 1024 },
+    });
+    const wal = () => statSync(`${path}-wal`).size;
+    // A reader in another process (a `sqlite3` shell, say) holding one snapshot open.
+    const reader = new Database(path, { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM calls').get();
+      let refused: unknown = null;
+      let written = 0;
+      for (let i = 0; i < 400 && !refused; i++) {
+        try {
+          store.writeBatch(record(i));
+          written++;
+        } catch (error) {
+          refused = error;
+        }
+      }
+      expect((refused as Error | null)?.name).toBe('WalBoundError');
+      expect((refused as Error).message).toMatch(/past its bound/);
+      // Nothing of the refused request was written, and the WAL stopped short of the bound
+      // plus one transaction.
+      expect(store.read.counts().calls).toBe(written * 30);
+      expect(wal()).toBeLessThan(1024 * 1024 + 256 * 1024);
+      // The reader finishes: the next write checkpoints, cuts the WAL and goes through.
+      reader.exec('COMMIT');
+      store.writeBatch(record(1000));
+      expect(store.read.counts().calls).toBe((written + 1) * 30);
+      expect(wal()).toBeLessThan(256 * 1024);
+    } finally {
+      reader.close();
+      store.close();
+    }
+  }, 30_000);
 
   it('is off by default: short-lived commands keep SQLite auto-checkpointing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpulse-ckpt-'));

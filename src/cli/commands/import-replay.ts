@@ -10,11 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { createIngest, LiveBus } from '../../ingest/index.js';
 import type { Store } from '../../store/index.js';
 
-/** A batch item with the line it came from. */
+/** A batch item with the line it came from: its JSON text, as read or re-encoded once. */
 export interface Item {
   line: number;
-  value: unknown;
+  json: string;
 }
+
+/**
+ * The request body for `items`, from their texts: never `JSON.stringify` of the whole, which
+ * recurses and overflows on a payload nested deep enough (./import-lines.ts).
+ */
+export const bodyOf = (items: readonly Item[]): string =>
+  `{"batch":[${items.map((i) => i.json).join(',')}]}`;
 
 /** One refused line (or item of a line holding a whole `{"batch":[…]}` request body). */
 export interface Reject {
@@ -50,7 +57,7 @@ export function directSender(store: Store, key: string): ChunkSender {
       authorization: `Bearer ${key}`,
       contentType: 'application/json',
       userAgent: USER_AGENT,
-      body: Buffer.from(JSON.stringify({ batch: items.map((i) => i.value) }), 'utf8'),
+      body: Buffer.from(bodyOf(items), 'utf8'),
       receivedMs: Date.now(),
     });
     if (answer.status !== 202) {
@@ -93,7 +100,7 @@ export function httpSender(url: string, key: string): ChunkSender {
           authorization: `Bearer ${key}`,
           'user-agent': agent,
         },
-        body: JSON.stringify({ batch: items.map((i) => i.value) }),
+        body: bodyOf(items),
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {

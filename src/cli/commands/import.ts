@@ -1,12 +1,11 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Store } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { normalizeUrl } from './demo-probe.js';
-import { CONTENT_LINE_TYPE } from '../../store/export-content.js';
+import { MAX_LINE_BYTES, itemsOfLine, readLines, type ContentLine } from './import-lines.js';
 import {
   directSender,
   httpSender,
@@ -35,43 +34,19 @@ Importing the same file twice stores it twice.
 `;
 
 const CHUNK = 500;
+/** A chunk's body stays under this many bytes, so it always fits in one ingest request. */
+const CHUNK_BYTES = MAX_LINE_BYTES;
 
-/** A content line of an export: one post to the content route. */
-interface ContentLine {
-  line: number;
-  post: Record<string, unknown>;
-}
+/** A reject; `skipped` when import itself could not handle the line (size, depth). */
+type SkippableReject = Reject & { skipped?: true };
 
-/** Reads FILE line by line; yields batch items with their line numbers, or a parse reject. */
-async function* readItems(path: string, io: CliIO): AsyncGenerator<Item | Reject | ContentLine> {
-  const input = path === '-' ? io.stdin : createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of lines) {
-    line++;
-    const trimmed = text.replace(/^\uFEFF/, '').trim();
-    if (trimmed === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch (error) {
-      yield { line, reason: `not valid JSON: ${(error as Error).message}` };
-      continue;
-    }
-    if (
-      value !== null &&
-      typeof value === 'object' &&
-      (value as { type?: unknown }).type === CONTENT_LINE_TYPE
-    ) {
-      const { type: _type, ...post } = value as Record<string, unknown>;
-      yield { line, post };
-      continue;
-    }
-    const batch = (value as { batch?: unknown } | null)?.batch;
-    if (value && typeof value === 'object' && !('type' in value) && Array.isArray(batch)) {
-      for (const item of batch) yield { line, value: item };
-    } else yield { line, value };
-  }
+/** Reads FILE line by line; yields batch items and content lines with their numbers, or a reject. */
+async function* readItems(
+  path: string,
+  io: CliIO,
+): AsyncGenerator<Item | SkippableReject | ContentLine> {
+  const input = path === '-' ? io.stdin : createReadStream(path);
+  for await (const entry of readLines(input)) yield* itemsOfLine(entry);
 }
 
 export const command: Command = {
@@ -128,12 +103,14 @@ export const command: Command = {
     let rejected = 0;
     const content = { lines: 0, skipped: 0, messages: 0 };
     let stopped = false;
-    const report = (r: Reject): void => {
+    const skipped: SkippableReject[] = [];
+    const report = (r: SkippableReject): void => {
       rejected++;
+      if (r.skipped) skipped.push(r);
       io.stdout.write(`line ${r.line}: ${r.reason}\n`);
     };
-    // Lines that were not JSON wait for their chunk, so every reject prints in line order.
-    let unparsed: Reject[] = [];
+    // Lines refused before sending wait for their chunk, so every reject prints in line order.
+    let unparsed: SkippableReject[] = [];
     const flush = async (items: Item[]): Promise<void> => {
       const early = unparsed;
       unparsed = [];
@@ -156,6 +133,7 @@ export const command: Command = {
     };
     try {
       let chunk: Item[] = [];
+      let chunkBytes = 0;
       for await (const entry of readItems(file, io)) {
         if (stopped) break;
         if ('post' in entry) {
@@ -166,6 +144,7 @@ export const command: Command = {
           // Telemetry read so far goes first, so a call is stored before its content.
           await flush(chunk);
           chunk = [];
+          chunkBytes = 0;
           const result = await sendContent(entry.post);
           content.lines++;
           content.messages += result.accepted;
@@ -180,14 +159,23 @@ export const command: Command = {
           }
           continue;
         }
-        if (!('value' in entry)) {
+        if (!('json' in entry)) {
           unparsed.push(entry);
           continue;
         }
+        // Big payloads: send what is gathered before the body would outgrow one request.
+        const bytes = Buffer.byteLength(entry.json) + 1;
+        if (chunk.length > 0 && chunkBytes + bytes > CHUNK_BYTES) {
+          await flush(chunk);
+          chunk = [];
+          chunkBytes = 0;
+        }
         chunk.push(entry);
+        chunkBytes += bytes;
         if (chunk.length === CHUNK) {
           await flush(chunk);
           chunk = [];
+          chunkBytes = 0;
         }
       }
       await flush(chunk);
@@ -202,8 +190,11 @@ export const command: Command = {
       io.stderr.write(
         `skipped ${content.skipped} lines of proxy content: pass --content to import them\n`,
       );
+    // Lines import itself could not handle are named in the summary too: they never reached
+    // ingest, so no ingest log will show them.
+    const named = skipped.map((r) => `; skipped line ${r.line} (${r.reason})`).join('');
     io.stderr.write(
-      `imported ${accepted} payloads into ${target}${rejected ? `; ${rejected} rejected (listed above)` : ''}${stopped ? '; stopped early' : ''}\n`,
+      `imported ${accepted} payloads into ${target}${rejected ? `; ${rejected} rejected (listed above)` : ''}${named}${stopped ? '; stopped early' : ''}\n`,
     );
     return rejected > 0 || stopped ? 1 : 0;
   },

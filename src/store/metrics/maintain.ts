@@ -18,10 +18,43 @@ import { rebuildSql } from './sql.js';
 /** The maintainer's public face (see src/store/derived.ts). */
 export interface MetricsMaintainer {
   onCallsInserted(calls: readonly { id: number; projectId: number }[]): void;
+  /** The same, handed the new calls' rows as stored (saves reading them again). */
+  onRowsInserted(rows: readonly Row[]): void;
   /** Rebuilds projects whose calls were deleted; returns how many. */
   rebuildDirty(): number;
   /** Rebuilds every derived column and rollup from raw calls (bulk loads). */
   rebuildAll(): void;
+}
+
+/** Connections whose rebuilds wait (a retention pass is running): how many holds each. */
+const held = new WeakMap<Database.Database, number>();
+
+/**
+ * Holds rebuilds of dirty projects on `db` until the returned release is called: a retention
+ * pass that cuts a run without a quiet 30 s leaves its project dirty after *every* step, and
+ * rebuilding a big project before every apply slice slowed applying 30× for the whole pass
+ * (issue 19). While held, new calls of a dirty project are left to the one rebuild after the
+ * pass (the project stays marked, and the rebuild recomputes every call from the raw rows);
+ * calls of other projects are maintained as ever.
+ */
+export function holdRebuilds(db: Database.Database): () => void {
+  held.set(db, (held.get(db) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held.set(db, held.get(db)! - 1);
+  };
+}
+
+/** Rebuilds every dirty project of `db` in one transaction; returns how many. */
+export function rebuildDirtyProjects(db: Database.Database): number {
+  return db.transaction(() => {
+    const dirty = db.prepare<[], { project_id: number }>('SELECT project_id FROM metrics_dirty');
+    const ids = dirty.all().map((d) => d.project_id);
+    for (const id of ids) db.exec(rebuildSql(id));
+    return ids.length;
+  })();
 }
 
 /** Builds the maintainer for one connection (statements prepared once). */
@@ -35,19 +68,22 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     return dirty.length;
   }
 
+  /**
+   * Rebuilds dirty projects first (unless held); returns them: their calls are covered by
+   * that rebuild, done or to come.
+   */
+  function rebuildFirst(): Set<number> {
+    const rebuilt = new Set(dirtyProjects.all().map((d) => d.project_id));
+    // Held: the dirty projects' new calls are skipped all the same, for the rebuild to come.
+    if (rebuilt.size > 0 && !held.get(db)) rebuildDirty();
+    return rebuilt;
+  }
+
   function onCallsInserted(inserted: readonly { id: number; projectId: number }[]): void {
     if (inserted.length === 0) return;
-    const rebuilt = new Set(dirtyProjects.all().map((d) => d.project_id));
-    if (rebuilt.size > 0) rebuildDirty();
+    const rebuilt = rebuildFirst();
     const ids = new Set(inserted.filter((c) => !rebuilt.has(c.projectId)).map((c) => c.id));
     if (ids.size === 0) return;
-
-    const touched = new Map<number, Touched>();
-    const touch = (row: Row): Touched => {
-      let t = touched.get(row.id);
-      if (!t) touched.set(row.id, (t = { row, isNew: false, next: factsOf(row) }));
-      return t;
-    };
     let lo = Infinity;
     let hi = -Infinity;
     for (const id of ids) {
@@ -55,9 +91,26 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       hi = Math.max(hi, id);
     }
     const fresh: Row[] = [];
-    for (const row of byIdRange.iterate(lo, hi)) {
-      if (!ids.has(row.id)) continue;
-      fresh.push(row);
+    for (const row of byIdRange.iterate(lo, hi)) if (ids.has(row.id)) fresh.push(row);
+    maintainRows(fresh, ids);
+  }
+
+  function onRowsInserted(rows: readonly Row[]): void {
+    if (rows.length === 0) return;
+    const rebuilt = rebuildFirst();
+    const fresh = rebuilt.size > 0 ? rows.filter((r) => !rebuilt.has(r.project_id)) : [...rows];
+    if (fresh.length > 0) maintainRows(fresh, new Set(fresh.map((r) => r.id)));
+  }
+
+  /** Maintains the new calls `fresh` (their rows as stored, facts not yet set). */
+  function maintainRows(fresh: Row[], ids: ReadonlySet<number>): void {
+    const touched = new Map<number, Touched>();
+    const touch = (row: Row): Touched => {
+      let t = touched.get(row.id);
+      if (!t) touched.set(row.id, (t = { row, isNew: false, next: factsOf(row) }));
+      return t;
+    };
+    for (const row of fresh) {
       touched.set(row.id, {
         row,
         isNew: true,
@@ -114,6 +167,7 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
 
   return {
     onCallsInserted,
+    onRowsInserted,
     rebuildDirty,
     rebuildAll: () => db.exec(rebuildSql()),
   };

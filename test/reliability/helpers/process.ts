@@ -28,17 +28,24 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-function spawnCli(args: string[]): ChildProcess {
+/** Environment variables to add to (or, as `undefined`, remove from) the child's. */
+export type EnvChanges = Record<string, string | undefined>;
+
+function spawnCli(args: string[], env: EnvChanges = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
   });
 }
 
 /** Starts `serve --port 0 --db PATH --no-rate-limit` and resolves once it prints its URL. */
-export async function serve(db: string, extra: string[] = []): Promise<Served> {
-  const child = spawnCli(['serve', '--port', '0', '--db', db, '--no-rate-limit', ...extra]);
+export async function serve(
+  db: string,
+  extra: string[] = [],
+  env: EnvChanges = {},
+): Promise<Served> {
+  const child = spawnCli(['serve', '--port', '0', '--db', db, '--no-rate-limit', ...extra], env);
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -80,9 +87,10 @@ export async function serve(db: string, extra: string[] = []): Promise<Served> {
 export async function serveExpectingExit(
   args: string[],
   timeoutMs = 20_000,
+  env: EnvChanges = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
-  const child = spawnCli(['serve', ...args]);
+  const child = spawnCli(['serve', ...args], env);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
