@@ -33,6 +33,11 @@ export const QUIET_MS = 50;
 export const MAX_AGE_MS = 5000;
 /** …or once this many are held (a flood that never pauses: bounded memory, bounded lag). */
 export const HIGH_WATER = 25_000;
+/**
+ * At exit, how long the request in flight may still take before it is handed off unanswered
+ * (the TypeScript SDK's client sends SIGKILL 2 s after its SIGTERM).
+ */
+const IN_FLIGHT_GRACE_MS = 1000;
 /** Payloads per ingest request: the receiver's limit (wire-format §1). */
 const PER_INGEST = 500;
 /** How many payloads, and messages, may be held at all (then the oldest go, counted). */
@@ -83,6 +88,10 @@ export class TelemetrySink implements ContentTarget {
   /** Posts the dashboard did not accept: kept for the hand-off at exit. */
   private readonly refused: Post[] = [];
   private inFlight: Post | null = null;
+  /** Settles when the request in flight has its answer. */
+  private inFlightDone: Promise<unknown> = Promise.resolve();
+  /** Closing: no new request is started. */
+  private stopping = false;
   private pumping = false;
   private readonly counts = { added: none(), sent: none(), handedOff: none(), dropped: none() };
   private progressAt = 0;
@@ -184,6 +193,11 @@ export class TelemetrySink implements ContentTarget {
         if (Date.now() >= until || this.hurry === null) break;
         await Promise.race([wait(Math.min(until - Date.now(), 50)), this.hurried]);
       }
+      // No new request from here on. The one in flight gets a last moment to be answered: the
+      // dashboard may have stored it already, and handing it off unanswered would store it
+      // twice (a flood's last batch of 500 did, before this wait).
+      this.stopping = true;
+      if (this.inFlight) await Promise.race([this.inFlightDone, wait(IN_FLIGHT_GRACE_MS)]);
     } else if (this.endpoint === null) {
       this.reason ??= 'the dashboard could not be found or started in time';
     }
@@ -317,10 +331,17 @@ export class TelemetrySink implements ContentTarget {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.queue.length > 0 && this.endpoint !== null && this.key !== null) {
+      while (
+        !this.stopping &&
+        this.queue.length > 0 &&
+        this.endpoint !== null &&
+        this.key !== null
+      ) {
         const post = this.queue.shift()!;
         this.inFlight = post;
-        const answer = await this.send(post);
+        const sending = this.send(post);
+        this.inFlightDone = sending;
+        const answer = await sending;
         if (this.inFlight !== post) return; // Handed off while in flight.
         this.inFlight = null;
         if (answer === 'ok') {

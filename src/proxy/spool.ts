@@ -86,9 +86,19 @@ export function handOff(
   return file;
 }
 
+/** Whether process `pid` still runs (signal 0 only asks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Files a poster left behind (it gave up: the dashboard stayed away past its deadline) for
- * this key and endpoint, older than `minAgeMs`; each gets a new poster. Returns how many.
+ * Files a poster left behind (it gave up: the dashboard stayed away past its deadline; or it
+ * died holding its claim) for this key and endpoint, older than `minAgeMs`; each gets a new poster. Returns how many.
  * Never throws.
  */
 export function adoptLeftovers(
@@ -101,7 +111,17 @@ export function adoptLeftovers(
   try {
     const dir = spoolDir(env);
     const digest = keyDigest(key);
-    for (const name of readdirSync(dir)) {
+    for (let name of readdirSync(dir)) {
+      // A claim whose poster died (killed, or the machine went down) is free again.
+      const claim = /^(.+\.json)\.sending-(\d+)$/.exec(name);
+      if (claim && !alive(Number(claim[2]))) {
+        try {
+          renameSync(join(dir, name), join(dir, claim[1]!));
+          name = claim[1]!;
+        } catch {
+          continue;
+        }
+      }
       if (!name.endsWith('.json')) continue;
       const file = join(dir, name);
       try {

@@ -137,7 +137,9 @@ describe('the dashboard is down or hangs', () => {
     const signalled = performance.now();
     transport.child.kill('SIGTERM');
     const exit = await transport.exited;
-    expect(performance.now() - signalled).toBeLessThan(1500);
+    // At once: the request in flight gets 1 s, then the rest is handed off (the TypeScript SDK
+    // client would SIGKILL 2 s after its SIGTERM).
+    expect(performance.now() - signalled).toBeLessThan(2000);
     expect(exit.code).toBe(0); // the server's own exit, as before
     const lines = transport.stderr().trim().split('\n');
     expect(lines).toHaveLength(2);

@@ -5,7 +5,7 @@
  * arrives, and the stderr line's counts are exact. A dashboard that is down when the proxy
  * exits gets the hand-off once it is back.
  */
-import { writeFileSync, utimesSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +30,16 @@ function flood(n: number): string {
       `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"n${i}"}}}`,
     );
   return out.join('\n') + '\n';
+}
+
+/** The pids of a process's children (Linux: /proc/PID/task/TID/children, for every thread). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+    if (text) out.push(...text.split(/\s+/).map(Number));
+  }
+  return out;
 }
 
 /** The counts in the hand-off line, or zeros if there is none. */
@@ -58,8 +68,11 @@ describe('a flood, then the proxy is stopped at once', () => {
     transport.writeRaw(flood(n));
     await allAnswered;
     transport.child.stdin!.end();
-    // The server exits at end of input; stop the proxy the moment it could start flushing.
-    await new Promise((r) => setTimeout(r, 150));
+    // The server exits at end of input; stop the proxy the moment it has (it is flushing then).
+    await until(
+      async () => childrenOf(transport.child.pid!),
+      (children) => children.length === 0,
+    );
     transport.child.kill('SIGTERM');
     const exit = await transport.exited;
     expect(exit).toEqual({ code: 0, signal: null });
@@ -123,7 +136,7 @@ describe('the dashboard is down at exit and comes back', () => {
 });
 
 describe('a hand-off whose poster gave up', () => {
-  it('is adopted by the next proxy with the same key and dashboard', async () => {
+  it('is adopted by the next proxy with the same key and dashboard (a dead claim too)', async () => {
     const key = 'mp_live_handoff_adopted';
     // What a poster leaves when the dashboard stayed away past its deadline: the file, no key.
     const call = {
@@ -147,8 +160,17 @@ describe('a hand-off whose poster gave up', () => {
     };
     const file = join(spoolDir(), 'proxy-left-behind.json');
     writeFileSync(file, JSON.stringify(spool), { mode: 0o600 });
+    // …and one a poster died holding (its claim names a process that is gone).
+    const orphan = { ...call, client_name: 'dead-claim' };
+    const claimed = join(spoolDir(), 'proxy-dead-claim.json.sending-999999');
+    const orphanSpool = {
+      ...spool,
+      posts: [{ path: '/v1/ingest', body: JSON.stringify({ batch: [orphan] }) }],
+    };
+    writeFileSync(claimed, JSON.stringify(orphanSpool), { mode: 0o600 });
     const old = new Date(Date.now() - 60_000);
     utimesSync(file, old, old);
+    utimesSync(claimed, old, old);
     const transport = new RecordingStdioTransport(proxied(PY_SERVER, t.url, ['--key', key]));
     await transport.start();
     transport.writeRaw(flood(1));
@@ -156,10 +178,13 @@ describe('a hand-off whose poster gave up', () => {
     await transport.close();
     const { calls } = await until(
       () => t.api('calls', { project: key, limit: 100 }),
-      (r) => r.calls.some((c) => c.client_name === 'left-behind'),
+      (r) =>
+        r.calls.some((c) => c.client_name === 'left-behind') &&
+        r.calls.some((c) => c.client_name === 'dead-claim'),
       30_000,
     );
     expect(calls.filter((c) => c.client_name === 'left-behind')).toHaveLength(1);
+    expect(calls.filter((c) => c.client_name === 'dead-claim')).toHaveLength(1);
     await until(
       async () => existsSync(file),
       (present) => !present,

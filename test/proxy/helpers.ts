@@ -165,13 +165,23 @@ export async function connectClient(
   return { client, transport };
 }
 
-/** Polls `read` until `done` holds (the dashboard applies batches asynchronously). */
+/**
+ * Polls `read` until `done` holds (the dashboard applies batches asynchronously). A read that
+ * fails (a project not known yet answers 404) counts as not done yet; at the time limit the
+ * last value or error is reported.
+ */
 export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000) {
   const start = Date.now();
   for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - start > ms) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    let last: string;
+    try {
+      const value = await read();
+      if (done(value)) return value;
+      last = JSON.stringify(value);
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (Date.now() - start > ms) throw new Error(`timed out; last: ${last}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
