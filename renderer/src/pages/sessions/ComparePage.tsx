@@ -31,7 +31,10 @@ const deltaOf = (r: CompareRow): number | null => {
   return rx !== null && ry !== null ? ry - rx : null;
 };
 
-/** A side's three columns (calls, FCS, outcomes), under its letter. */
+/**
+ * A side's three columns (calls, FCS, outcomes), under its letter. On a narrow window the
+ * outcome bars and then the call counts drop, so the table reflows instead of scrolling.
+ */
 function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
   const L = side.toUpperCase();
   return [
@@ -41,6 +44,8 @@ function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
       header: `${L} calls`,
       num: true,
       width: '76px',
+      // Under 640 px the two FCS columns and the delta are what a comparison needs.
+      hideBelow: 640,
       sortValue: (r) => r[side]?.calls ?? 0,
       cell: (r) => fmtInt(r[side]?.calls ?? 0),
     },
@@ -53,7 +58,7 @@ function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
         </>
       ),
       num: true,
-      width: '76px',
+      width: '72px',
       sortValue: (r) => fcsOf(r[side]),
       cell: (r) => fmtPct(fcsOf(r[side])),
     },
