@@ -73,7 +73,7 @@ export function attemptColumns({
       key: 'attempt',
       name: 'Attempt',
       header: 'Attempt',
-      width: '76px',
+      width: '68px',
       cell: ({ n, a }) => (
         <button
           type="button"
@@ -111,8 +111,10 @@ export function attemptColumns({
       name: 'args_hash',
       header: 'args_hash',
       identifying: true,
-      // The hash (12 hex) and its "changed" tag, never cut; the rest when there are no extras.
+      // The hash (12 hex) and its "changed" tag, never cut (the tag wraps under the hash on a
+      // phone); the rest of the row's width when there are no extras.
       ...(showExtra ? { width: '196px' } : {}),
+      cellClass: 'hash-cell',
       cell: ({ a }) => (
         <>
           <code className="hash" title={a.call.args_hash}>
@@ -130,7 +132,7 @@ export function attemptColumns({
       key: 'outcome',
       name: 'Outcome',
       header: 'Outcome',
-      width: '104px',
+      width: '100px',
       cell: ({ a }) => (
         <span className="outcome">
           <span className={`dot o-${a.call.outcome_class}`} aria-hidden="true" />
