@@ -80,6 +80,18 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       cell: (c) => fmtTok(c.response_bytes),
     },
     {
+      key: 'client',
+      hideBelow: 1280,
+      name: 'Client',
+      header: 'Client',
+      width: '112px',
+      sortValue: (c) => c.client_name,
+      cellTitle: (c) => c.client_name,
+      cell: (c) => c.client_name,
+    },
+    // After the client, not mid-row: a click on a row's middle selects it, and the session's
+    // name is a link that would take the click to the session page instead.
+    {
       key: 'session',
       hideBelow: 1100,
       name: 'Session',
@@ -89,16 +101,6 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       cell: (c) => (
         <SessionNameLink call={c} href={link('/session', { id: c.session_id, call: c.id })} />
       ),
-    },
-    {
-      key: 'client',
-      hideBelow: 1280,
-      name: 'Client',
-      header: 'Client',
-      width: '112px',
-      sortValue: (c) => c.client_name,
-      cellTitle: (c) => c.client_name,
-      cell: (c) => c.client_name,
     },
     {
       key: 'hash',
