@@ -78,6 +78,9 @@ test('a proxied session: filter the message log, open a pair, read a retry chain
   // The keyboard reaches the rows and moves between them.
   await page.getByTestId('ml-search').fill('');
   await page.getByTestId('ml-method').selectOption('');
+  // Every message listed again before the keyboard starts from the first row.
+  await expect(page.getByTestId('ml-count')).toHaveText('23 messages');
+  await expect(rows.first()).toHaveAttribute('data-method', 'initialize');
   await rows.first().focus();
   await page.keyboard.press('ArrowDown');
   await expect(log.locator('.ml-row:focus')).toHaveAttribute(

@@ -40,6 +40,20 @@ describe('project lookup', () => {
       expect(await calls(value), value).toBe(7);
   });
 
+  it('answers empty for a ref or digest the dashboard waits for (unknown_project=empty), 404 for anything typed', async () => {
+    const waiting = sha('mp_live_not_sent_yet');
+    for (const value of [waiting.slice(0, 12), waiting]) {
+      const res = await fetch(`${t.url}/api/summary?project=${value}&unknown_project=empty`);
+      expect(res.status, value).toBe(200);
+      expect(((await res.json()) as { calls: number }).calls).toBe(0);
+    }
+    // A label, a word or an id is still refused by name: only a ref can be waited for.
+    for (const value of ['mp_live_ts_sXYZ', 'nonexistent', '99999']) {
+      const res = await fetch(`${t.url}/api/summary?project=${value}&unknown_project=empty`);
+      expect(res.status, value).toBe(404);
+    }
+  });
+
   it('answers 404 naming the value for a key never sent, a label no project has, and an unused id', async () => {
     for (const value of ['mp_live_ts_sXYZ', 'nonexistent', '99999', 'ffff0000ffff0000']) {
       for (const path of ['/api/summary', '/api/calls', '/api/sessions', '/api/stream']) {
