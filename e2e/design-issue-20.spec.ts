@@ -221,6 +221,14 @@ test('no page scrolls sideways at 360, 768 or 1024 px', async ({ page, devtools 
           document.querySelector('main.content')!.clientWidth,
         ],
       }));
+      // Tables reflow (dropping low-priority columns) instead of scrolling inside their box.
+      const boxes = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.table-wrap.kit')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1)
+          .map((el) => `${el.getAttribute('aria-label')} ${el.scrollWidth}/${el.clientWidth}`),
+      );
+      if (/^\/(compare|session)\?/.test(path) && boxes.length > 0)
+        wide.push(`${width} ${path}: tables scroll sideways: ${boxes.join(', ')}`);
       if (m.doc[0]! > m.doc[1]! || m.main[0]! > m.main[1]! || m.content[0]! > m.content[1]!)
         wide.push(
           `${width} ${path}: document ${m.doc.join('/')}, main ${m.main.join('/')}, content ${m.content.join('/')}`,

@@ -76,7 +76,7 @@ test('the tables, light and dark, 1440 and 1024 wide', async ({ page, devtools }
   );
 
   await page.goto(`${devtools.url}/sessions?project=${PROJECT}`);
-  const triage = page.locator('[data-session]', { hasText: 'claude-ai → search_issues' }).first();
+  const triage = page.locator('[data-session]', { hasText: 'triage a login bug' }).first();
   await expect(triage).toBeVisible();
   await shoot(page, 'sessions');
 

@@ -112,7 +112,9 @@ test('verdicts: a short verdict in the cell, the full reason in the details pane
   await expect(details).toContainText('chain 1, resolved');
   // j/k move the selection and the panel follows; the timeline highlights the same call.
   await page.keyboard.press('j');
-  await expect(details.getByTestId('call-reason')).toHaveText('ok but the result was empty.');
+  await expect(details.getByTestId('call-reason')).toHaveText(
+    'empty result (ok, but nothing in it).',
+  );
   await expect(rows.nth(1)).toHaveClass(/selected/);
   await page.keyboard.press('k');
   await expect(rows.nth(0)).toHaveClass(/selected/);
@@ -128,7 +130,12 @@ test('verdicts: a short verdict in the cell, the full reason in the details pane
   await expect(page.getByTestId('call-details').getByTestId('call-reason')).toHaveText(
     'ok, not empty, and not retried.',
   );
-  await callRows.filter({ hasText: 'bad args' }).click();
+  // A click on the row (its outcome cell; the Session cell is a link to the session) selects it.
+  await callRows
+    .filter({ hasText: 'bad args' })
+    .locator('td')
+    .filter({ hasText: /^bad args$/ })
+    .click();
   await expect(page.getByTestId('call-details')).toContainText('bad_args');
   // A live update puts a newer call on top: the selection stays on the same call.
   await ingestAll(
@@ -286,5 +293,27 @@ test('sessions have a name, rows are real links, and sortable headers say their 
   await expect(toolHeaders.first()).toBeVisible();
   expect(await toolHeaders.count()).toBeGreaterThan(3);
   for (const h of await toolHeaders.all()) await expect(h).toHaveAttribute('aria-sort', /.+/);
+  console.check();
+});
+
+test('lists of calls name each session, with its id in the tooltip', async ({ page, devtools }) => {
+  const console = guardConsole(page);
+  // The calls page: the Session column reads the session's label, not `s_…`.
+  await page.goto(`${devtools.url}/calls?project=${PROJECT}&session=${LABELLED}`);
+  const names = page.getByTestId('calls').locator('a.session-name-link');
+  await expect(names).toHaveCount(3);
+  await expect(names.first()).toHaveText(`triage a login bug (session ${LABELLED})`);
+  await expect(names.first().locator('bdi')).toHaveText('triage a login bug');
+  await expect(names.first()).toHaveAttribute('title', `triage a login bug · ${LABELLED}`);
+  // The tool page's failing calls: an unlabelled session is its client → first tool · time.
+  await page.goto(`${devtools.url}/tool?project=${PROJECT}&name=crash_tool`);
+  const failing = page.getByTestId('failing-calls').locator('a.session-name-link');
+  await expect(failing).toHaveCount(1);
+  await expect(failing.locator('bdi')).toHaveText(
+    /^mcpulse-exercise → fast_tool · \d\d:\d\d:\d\d$/,
+  );
+  await expect(failing).toHaveAttribute('title', new RegExp(`· ${WORKED}$`));
+  await failing.click();
+  await expect(page).toHaveURL(new RegExp(`/session\\?.*id=${WORKED}.*call=\\d+`));
   console.check();
 });

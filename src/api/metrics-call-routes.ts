@@ -104,8 +104,20 @@ export const metricsCallRoutes = {
     const where = callConditions(query);
     const rows = m.calls(filter, where, { limit, before });
     const last = rows.at(-1);
+    // Each row carries what names its session, so a list shows names, not `s_…` ids.
+    const names = m.sessionNamesOf(rows);
     return {
-      calls: rows.map((r) => callView(r)),
+      calls: rows.map((r) => {
+        const name = names.get(`${r.project_id}:${r.session_id}`);
+        return {
+          ...callView(r),
+          session_name: {
+            label: name?.label ?? null,
+            first_tool: name?.first_tool ?? null,
+            first_seen_ms: name?.first_call_ms ?? null,
+          },
+        };
+      }),
       // The exact count of every page together, so the page never says "200+".
       total: m.countCalls(filter, where),
       next_cursor: rows.length === limit && last ? `${last.started_ms}:${last.id}` : null,

@@ -133,8 +133,15 @@ export function parseFilter(query: URLSearchParams, store: ReadStore): CallFilte
     } catch (error) {
       // Two projects share what was typed (a key prefix): picking one would merge or hide data.
       if (error instanceof AmbiguousProjectError) throw new ApiError(400, error.message);
-      // Nothing has that key, ref or label: zeros would read as "this project is idle".
-      if (error instanceof UnknownProjectError) throw new ApiError(404, error.message);
+      // Nothing has that key, ref or label: zeros would read as "this project is idle" — unless
+      // the dashboard says it is waiting for this exact project's first payload (a ref or key
+      // digest it was handed, say by a link or the Setup page): then nothing matches, yet.
+      if (error instanceof UnknownProjectError) {
+        if (!waitsFor(query, project)) throw new ApiError(404, error.message);
+        filter.projectId = -1;
+        filter.projectRef = project;
+        return parseRest(query, filter);
+      }
       throw error;
     }
     filter.projectId = id;
@@ -144,6 +151,20 @@ export function parseFilter(query: URLSearchParams, store: ReadStore): CallFilte
       filter.projectLabel = identity.key_prefix;
     }
   }
+  return parseRest(query, filter);
+}
+
+/**
+ * `unknown_project=empty` with a project given as a ref or a key digest (12–64 lowercase hex):
+ * the caller (the dashboard) knows which project it waits for, so an empty answer is true.
+ * Anything typed by hand — a label, a prefix, a word — still gets its 404.
+ */
+function waitsFor(query: URLSearchParams, project: string): boolean {
+  return query.get('unknown_project') === 'empty' && /^[0-9a-f]{12,64}$/.test(project);
+}
+
+/** The filters after `project`: the time range and the tool, client and session. */
+function parseRest(query: URLSearchParams, filter: CallFilter): CallFilter {
   const from = query.get('from');
   if (from) filter.from = parseInstant('from', from);
   const to = query.get('to');

@@ -206,11 +206,13 @@ export function createSessionEndings(db: Database.Database) {
       )
         .pluck()
         .get({ project: row.project_id, session: row.session_id }) as number | null;
+      const name = nameOf(row.project_id, row.session_id);
       return {
         ...row,
         calls: f.calls,
         startups: f.startups,
-        ...nameOf(row.project_id, row.session_id),
+        label: name.label,
+        first_tool: name.first_tool,
         first_seen_ms: first ?? row.received_ms,
       };
     },

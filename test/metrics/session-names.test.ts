@@ -105,3 +105,25 @@ describe('extra fields on call views', () => {
     expect(page.calls.map((x) => x.extra?.attempt)).toEqual([2, 1]);
   });
 });
+
+describe('session names on the calls list', () => {
+  it('each call carries what names its session, so a list shows names, not ids', async () => {
+    const page = await h.get('metricsCalls', { limit: 100 });
+    const byId = new Map(page.calls.map((c) => [c.session_id, c.session_name]));
+    expect(byId.get('s_a00000000001')).toMatchObject({
+      label: 'triage a login bug',
+      first_tool: 'search',
+    });
+    // No label: the first tool by start time and that call's start, as the sessions list has.
+    const sessions = await sessionsById();
+    expect(byId.get('s_b00000000002')).toEqual({
+      label: null,
+      first_tool: 'fetch',
+      first_seen_ms: sessions.get('s_b00000000002')!.first_seen_ms,
+    });
+    // Every call of one session names it the same way.
+    const ofC = page.calls.filter((c) => c.session_id === 's_c00000000003');
+    expect(ofC).toHaveLength(2);
+    expect(ofC[0]!.session_name).toEqual(ofC[1]!.session_name);
+  });
+});

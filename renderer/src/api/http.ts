@@ -13,11 +13,27 @@ export class ApiFailure extends Error {
   }
 }
 
+/**
+ * A project picked in the dashboard (a ref from the URL, a link, Setup) may not have sent its
+ * first payload yet, or may just have been cleared: the dashboard is waiting for it, so it asks
+ * for an empty answer instead of the 404 a mistyped `?project=` gets (src/api/params.ts).
+ */
+function waitingForProject(path: string): string {
+  const [base, search = ''] = path.split('?', 2) as [string, string?];
+  const query = new URLSearchParams(search);
+  if (!query.get('project') || query.has('unknown_project')) return path;
+  query.set('unknown_project', 'empty');
+  return `${base}?${query.toString()}`;
+}
+
 /** GETs JSON; the body is unknown until an operation's type is put on it (api.ts). */
 export async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(path, { signal, headers: { accept: 'application/json' } });
+    res = await fetch(waitingForProject(path), {
+      signal,
+      headers: { accept: 'application/json' },
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiFailure(

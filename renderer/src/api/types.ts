@@ -71,7 +71,10 @@ export type ToolFingerprints = ToolDetail['fingerprints'];
 export type SizesReport = Api['sizes'];
 export type SizeBucketCount = SizesReport['response']['histogram'][number];
 export type CallPage = Api['metricsCalls'];
-export type CallView = CallPage['calls'][number];
+/** A call of a list: the calls API adds what names its session (`session_name`). */
+export type ListedCall = CallPage['calls'][number];
+/** A call; session views of calls carry no `session_name` (the page names the session). */
+export type CallView = Omit<ListedCall, 'session_name'> & Partial<Pick<ListedCall, 'session_name'>>;
 export type LinkKind = CallView['link'];
 
 // Settings and admin.

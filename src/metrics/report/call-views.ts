@@ -91,7 +91,7 @@ export function reasonOf(c: FactCall, nextGapMs: number | null): string {
     return `First-call success: ok, not empty, and not retried.${note}`;
   }
   const why: string[] = [];
-  if (oc === 'empty') why.push('ok but the result was empty');
+  if (oc === 'empty') why.push('empty result (ok, but nothing in it)');
   else if (oc !== 'ok') why.push(`outcome ${OUTCOME_WORDS[oc] ?? oc}`);
   if (retried) why.push(retryText);
   return `Not a first-call success: ${why.join('; and ')}.`;

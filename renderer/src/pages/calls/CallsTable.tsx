@@ -6,14 +6,15 @@
 import { OUTCOME_LABEL } from '../../api/types';
 import type { CallView } from '../../api/types';
 import { useFilters } from '../../app/filters';
-import { Link } from '../../app/router';
 import { VerdictCell } from '../../components/details/VerdictCell';
 import type { SortState } from '../../components/SortableTable';
 import { DataTable } from '../../components/table/DataTable';
 import type { Column } from '../../components/table/columns';
 import { Unit } from '../../components/Term';
 import { ToolLink } from '../../components/ToolLink';
-import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits, shortSession } from '../../lib/format';
+import { SessionNameLink } from '../sessions/SessionNameLink';
+import { callSessionTitle } from '../sessions/session-title';
+import { fmtDateTime, fmtMs, fmtTimeMs, fmtTok, fmtUnits } from '../../lib/format';
 
 /** Every column of the calls table, the low-priority ones dropped on narrower windows. */
 export function callColumns(link: ReturnType<typeof useFilters>['link']): Column<CallView>[] {
@@ -79,24 +80,6 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       cell: (c) => fmtTok(c.response_bytes),
     },
     {
-      key: 'session',
-      hideBelow: 1100,
-      name: 'Session',
-      header: 'Session',
-      width: '132px',
-      sortValue: (c) => c.session_id,
-      cellClass: 'mono',
-      cellTitle: (c) => c.session_id,
-      cell: (c) => (
-        <Link
-          href={link('/session', { id: c.session_id, call: c.id })}
-          onClick={(e) => e.stopPropagation()}
-        >
-          {shortSession(c.session_id)}
-        </Link>
-      ),
-    },
-    {
       key: 'client',
       hideBelow: 1280,
       name: 'Client',
@@ -105,6 +88,19 @@ export function callColumns(link: ReturnType<typeof useFilters>['link']): Column
       sortValue: (c) => c.client_name,
       cellTitle: (c) => c.client_name,
       cell: (c) => c.client_name,
+    },
+    // After the client, not mid-row: a click on a row's middle selects it, and the session's
+    // name is a link that would take the click to the session page instead.
+    {
+      key: 'session',
+      hideBelow: 1100,
+      name: 'Session',
+      header: 'Session',
+      width: '200px',
+      sortValue: (c) => callSessionTitle(c),
+      cell: (c) => (
+        <SessionNameLink call={c} href={link('/session', { id: c.session_id, call: c.id })} />
+      ),
     },
     {
       key: 'hash',

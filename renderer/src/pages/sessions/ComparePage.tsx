@@ -2,7 +2,7 @@
  * Two sessions side by side: headline numbers, per-tool calls / outcomes / first-call success
  * with the difference, and both timelines on one scale and one set of lanes.
  */
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { OUTCOME_KEYS, type OutcomeKey } from '../../api/types';
 import { metricsPaths } from '../../api/metrics';
 import type { SessionDetail } from '../../api/types';
@@ -31,7 +31,10 @@ const deltaOf = (r: CompareRow): number | null => {
   return rx !== null && ry !== null ? ry - rx : null;
 };
 
-/** A side's three columns (calls, FCS, outcomes), under its letter. */
+/**
+ * A side's three columns (calls, FCS, outcomes), under its letter. On a narrow window the
+ * outcome bars and then the call counts drop, so the table reflows instead of scrolling.
+ */
 function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
   const L = side.toUpperCase();
   return [
@@ -41,6 +44,8 @@ function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
       header: `${L} calls`,
       num: true,
       width: '76px',
+      // Under 640 px the two FCS columns and the delta are what a comparison needs.
+      hideBelow: 640,
       sortValue: (r) => r[side]?.calls ?? 0,
       cell: (r) => fmtInt(r[side]?.calls ?? 0),
     },
@@ -53,7 +58,7 @@ function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
         </>
       ),
       num: true,
-      width: '76px',
+      width: '64px',
       sortValue: (r) => fcsOf(r[side]),
       cell: (r) => fmtPct(fcsOf(r[side])),
     },
@@ -71,13 +76,37 @@ function sideColumns(side: 'a' | 'b'): Column<CompareRow>[] {
   ];
 }
 
+/**
+ * A tool name that may break after its underscores: on a phone the compare table wraps a long
+ * name ("search_ / tickets") instead of cutting it to "searc…" or breaking mid-word.
+ */
+function ToolName({ name }: { name: string }) {
+  const parts = name.split('_');
+  return (
+    <bdi className="trunc mono" title={name} dir="auto">
+      {name === ''
+        ? '(empty)'
+        : parts.map((p, i) => (
+            <Fragment key={i}>
+              {p}
+              {i < parts.length - 1 && (
+                <>
+                  _<wbr />
+                </>
+              )}
+            </Fragment>
+          ))}
+    </bdi>
+  );
+}
+
 const COMPARE_COLUMNS: Column<CompareRow>[] = [
   {
     key: 'tool',
     name: 'Tool',
     header: 'Tool',
     identifying: true,
-    cell: (r) => <Name text={r.tool} mono />,
+    cell: (r) => <ToolName name={r.tool} />,
   },
   ...sideColumns('a'),
   ...sideColumns('b'),
@@ -90,7 +119,7 @@ const COMPARE_COLUMNS: Column<CompareRow>[] = [
       </>
     ),
     num: true,
-    width: '84px',
+    width: '72px',
     cellClass: (r) => {
       const d = deltaOf(r);
       return d === null ? '' : d > 0 ? 'up' : d < 0 ? 'down' : '';
@@ -140,6 +169,7 @@ export function ComparePage() {
         <DataTable
           label="Per tool, A beside B"
           testId="compare-tools"
+          className="compare-table"
           columns={COMPARE_COLUMNS}
           rows={cmp.data?.tools ?? []}
           rowKey={(r) => r.tool}

@@ -5,7 +5,7 @@
  * ("claude-code → search_issues · 14:02:31"), so sessions of one client and tool still differ.
  * A session that connected and never called a tool says so. The `s_…` id is secondary text.
  */
-import type { SessionView } from '../../api/types';
+import type { CallView, SessionView } from '../../api/types';
 
 /** The clock time a generated name ends with, in the viewer's zone. */
 const timeOf = (ms: number): string =>
@@ -29,4 +29,22 @@ export function sessionTitle(
         : `${s.clients[0]} +${s.clients.length - 1}`;
   const what = s.first_tool ? `${client} → ${s.first_tool}` : `${client} · no tool calls`;
   return s.first_seen_ms === undefined ? what : `${what} · ${timeOf(s.first_seen_ms)}`;
+}
+
+/**
+ * The name of a call's session, from the naming facts the calls API sends with each row
+ * (its label, first tool and first call's start); the call's own client stands for the
+ * session's. Without them (a session's own calls) the short `s_…` id is what is known.
+ */
+export function callSessionTitle(
+  c: Pick<CallView, 'session_id' | 'client_name' | 'session_name'>,
+): string {
+  const n = c.session_name;
+  if (!n) return c.session_id;
+  return sessionTitle({
+    label: n.label,
+    first_tool: n.first_tool,
+    clients: [c.client_name],
+    ...(n.first_seen_ms === null ? {} : { first_seen_ms: n.first_seen_ms }),
+  });
 }

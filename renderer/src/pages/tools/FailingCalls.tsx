@@ -11,7 +11,8 @@ import { Panel } from '../../components/Panel';
 import { DataTable } from '../../components/table/DataTable';
 import type { Column } from '../../components/table/columns';
 import { useApi } from '../../hooks/useApi';
-import { fmtDateTime, fmtInt, fmtMs, fmtTimeMs, shortSession } from '../../lib/format';
+import { SessionNameLink } from '../sessions/SessionNameLink';
+import { fmtDateTime, fmtInt, fmtMs, fmtTimeMs } from '../../lib/format';
 
 /** The outcomes that are failures, worst first. */
 const FAILURES: OutcomeKey[] = ['crashed', 'tool_error', 'bad_args'];
@@ -48,12 +49,8 @@ export function FailingCalls({
       name: 'Session',
       header: 'Session',
       identifying: true,
-      cellClass: 'mono',
-      cellTitle: (c) => c.session_id,
       cell: (c) => (
-        <Link href={link('/session', { id: c.session_id, call: c.id })}>
-          {shortSession(c.session_id)}
-        </Link>
+        <SessionNameLink call={c} href={link('/session', { id: c.session_id, call: c.id })} />
       ),
     },
     {

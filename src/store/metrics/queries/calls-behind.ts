@@ -2,11 +2,13 @@
 import type { CallFilter } from '../../../shared/rows.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
+import { sessionNamer, type SessionName } from './session-names.js';
 import { conditions, RAW, type Params } from './sql-parts.js';
 
 /** Paged calls for a filter and metric conditions. */
 export function callsBehindQueries(ctx: QueryContext) {
   const { projectsOf, all, prepare } = ctx;
+  const nameOf = sessionNamer(ctx.db);
   return {
     /**
      * Calls matching the filter plus metric conditions (the calls behind a number), newest
@@ -52,6 +54,22 @@ export function callsBehindQueries(ctx: QueryContext) {
           .get({ ...w.params, ...where.params, projectId: p }) as number;
       }
       return n;
+    },
+
+    /**
+     * The naming facts of the sessions of a page of calls, keyed `project:session`: each
+     * distinct session is looked up once (two indexed reads), so a page of 100 calls from a few
+     * sessions costs a few lookups, and a list can show session names instead of ids.
+     */
+    sessionNamesOf(
+      rows: readonly { project_id: number; session_id: string }[],
+    ): Map<string, SessionName> {
+      const names = new Map<string, SessionName>();
+      for (const r of rows) {
+        const key = `${r.project_id}:${r.session_id}`;
+        if (!names.has(key)) names.set(key, nameOf(r.project_id, r.session_id));
+      }
+      return names;
     },
   };
 }

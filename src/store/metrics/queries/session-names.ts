@@ -19,6 +19,8 @@ export interface SessionName {
   first_tool: string | null;
   /** A label the SDK sent as an extra field, trimmed and capped, or null. */
   label: string | null;
+  /** When the session's first call started (ms), the time a generated name ends with. */
+  first_call_ms: number | null;
 }
 
 /** The label in one stored `extra` JSON text, if it holds a usable one. */
@@ -53,8 +55,11 @@ export function labelOfExtra(text: string | null | undefined): string | null {
 export function sessionNamer(
   db: Database.Database,
 ): (project: number, session: string) => SessionName {
-  const firstCall = db.prepare<[number, string], { tool_name: string; extra: string | null }>(
-    `SELECT tool_name, extra FROM calls INDEXED BY calls_by_session
+  const firstCall = db.prepare<
+    [number, string],
+    { tool_name: string; extra: string | null; started_ms: number }
+  >(
+    `SELECT tool_name, extra, started_ms FROM calls INDEXED BY calls_by_session
      WHERE project_id = ? AND session_id = ? ORDER BY started_ms, id LIMIT 1`,
   );
   // Only startups that carry extras are read; a session has one or two startups at most.
@@ -72,6 +77,6 @@ export function sessionNamer(
       if (label) break;
     }
     label ??= labelOfExtra(first?.extra);
-    return { first_tool: first?.tool_name ?? null, label };
+    return { first_tool: first?.tool_name ?? null, label, first_call_ms: first?.started_ms ?? null };
   };
 }

@@ -106,6 +106,11 @@ const sdkName = (value: unknown): string | null =>
 export function sessionQueries(ctx: QueryContext) {
   const { prepare, projectsOf, fresh, all, toolsOf } = ctx;
   const nameOf = sessionNamer(ctx.db);
+  /** The label and first tool that title a row (the rows carry their own first call time). */
+  const namingOf = (project: number, session: string) => {
+    const { label, first_tool } = nameOf(project, session);
+    return { label, first_tool };
+  };
   return {
     /**
      * A page of sessions (filters select the calls counted), with the total. `q` matches a
@@ -190,7 +195,7 @@ export function sessionQueries(ctx: QueryContext) {
         total,
         rows: rows.map(({ total: _t, ...r }) => ({
           ...r,
-          ...nameOf(r.project_id, r.session_id),
+          ...namingOf(r.project_id, r.session_id),
           clients: r.clients.split('\u001f').sort(),
           schema_bytes: needsSchema
             ? r.schema_bytes
