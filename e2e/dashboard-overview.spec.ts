@@ -28,11 +28,35 @@ test('the worked example reads right on the overview, and its numbers open their
     await expect(page.locator(`[data-outcome="${k}"] .obar-n`)).toHaveText(n);
   }
   await expect(page.getByTestId('latency-p95')).toContainText('3.00 s');
+  // Issue 20: the latency panel resolves MCP calls in log buckets (durations 0, 1, 1, 1, 5, 5
+  // and 3004 ms), and the hosted four ranges are one click away.
+  const view = page.getByTestId('latency-view');
+  await expect(view).toHaveAttribute('data-view', 'log');
+  const ticks = page
+    .getByTestId('latency-log')
+    .locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+  await expect(ticks.first()).toHaveText('0');
+  await expect(ticks.filter({ hasText: /^1–2$/ })).toHaveCount(1);
+  await expect(ticks.last()).toHaveText('2K–5K');
   await expect(page.getByTestId('insights')).toContainText(
     'dead_tool is registered but was never called',
   );
   await expect(page.getByTestId('clients')).toContainText('mcpulse-exercise');
   await shootBoth(page, 'overview');
+
+  await view.getByRole('button', { name: 'Hosted ranges' }).click();
+  await expect(view).toHaveAttribute('data-view', 'hosted');
+  await expect(page.getByTestId('latency-log')).toHaveCount(0);
+  const hosted = page
+    .getByTestId('latency')
+    .locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+  await expect(hosted).toHaveText(['< 100 ms', '100–500 ms', '0.5–2 s', '≥ 2 s']);
+  // A hosted range still opens its calls: the one call of 2 s or more.
+  await page.getByTestId('latency').locator('.recharts-bar-rectangle path').last().click();
+  await expect(page).toHaveURL(/\/calls\?.*latency=over_2000/);
+  await expect(page.getByTestId('calls').locator('tbody tr')).toHaveCount(1);
+  await page.goBack();
+  await expect(page.getByTestId('latency-view')).toHaveAttribute('data-view', 'log');
 
   // First-call success links to the calls that were not first-call successes: 7 − 2 = 5.
   await page.getByTestId('card-fcs').getByRole('link').click();

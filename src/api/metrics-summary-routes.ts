@@ -1,7 +1,7 @@
 /** Summary routes: the view's headline numbers, its insights and its clients. */
 import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
 import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
-import { buildSummary, insightsOf } from '../metrics/report.js';
+import { buildSummary, insightsOf, logHistogramOfCounts } from '../metrics/report.js';
 import { withContentInsights } from '../metrics/insights.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
@@ -25,14 +25,21 @@ export function summaryOf(m: MetricsQueries, filter: CallFilter) {
     usdPerMillion: price(m),
     onlyTool: filter.tool,
   });
-  return { stats, registered, schema, summary };
+  return { stats, registered, schema, summary, percentiles };
 }
 
 /** `/api/summary`, `/api/insights`, `/api/clients`. */
 export const metricsSummaryRoutes = {
   'GET /api/summary': ({ store, filter }) => {
     const m = metricsOf(store);
-    return { ...summaryOf(m, filter).summary, filter: echo(filter) };
+    const { summary, percentiles } = summaryOf(m, filter);
+    return {
+      ...summary,
+      // The Overview's latency chart: the tool page's log buckets over the whole view, from
+      // the histogram the percentiles already read (no second scan of the calls).
+      latency: { ...summary.latency, histogram: logHistogramOfCounts(percentiles.durations()) },
+      filter: echo(filter),
+    };
   },
 
   'GET /api/insights': ({ store, filter }) => {

@@ -55,7 +55,7 @@ export const metricsToolRoutes = {
       insights: insightsOf(tools, byTool, badArgsRunsOf(m, f, tools)),
       latency: {
         ...tool.latency,
-        histogram: logHistogramOfCounts(m.toolDurations({ ...f, tool: name })),
+        histogram: logHistogramOfCounts(percentiles.durations()),
       },
       sizes: {
         histogram: sizes,

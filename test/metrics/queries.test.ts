@@ -176,6 +176,8 @@ function reference(f: CallFilter) {
     outcomes,
     buckets,
     p,
+    // The exact duration histogram the Overview's log buckets are drawn from.
+    durations: histogramOf(xs.map((c) => c.duration)),
     units: xs.reduce((a, c) => a + c.bytes, 0),
     tools: [...tools.entries()]
       .map(([name, t]) => ({
@@ -235,6 +237,7 @@ function actual(f: CallFilter) {
     outcomes: s.outcomes,
     buckets: Object.values(s.latency.buckets),
     p: { p50_ms: s.latency.p50_ms, p95_ms: s.latency.p95_ms, p99_ms: s.latency.p99_ms },
+    durations: pct.durations(),
     units: s.cost.response_units,
     tools: s.tools
       .filter((t) => t.calls > 0)

@@ -27,6 +27,17 @@ describe('worked example: captures/ts-sdk-exercise.json', () => {
     expect(s.latency.p95_ms).toBe(3004);
     expect(s.latency.p99_ms).toBe(3004);
     expect(s.latency.p95_bucket).toBe('>2s');
+    // The Overview's log buckets: the same seven calls, the 3 s one alone in [2K, 5K).
+    const hist = s.latency.histogram;
+    expect(hist.reduce((a, b) => a + b.count, 0)).toBe(7);
+    expect(hist.at(-1)).toMatchObject({ label: '2K–5K', count: 1, units: 3004 });
+    // Durations 0, 1, 1, 1, 5, 5 and 3004 ms.
+    expect(hist.filter((b) => b.count > 0).map((b) => [b.label, b.count])).toEqual([
+      ['0', 1],
+      ['1–2', 3],
+      ['5–10', 2],
+      ['2K–5K', 1],
+    ]);
     expect(s.registered_tools).toBe(6);
     expect(s.schema_bytes).toBe(1798);
     expect(s.tools).toHaveLength(6);

@@ -9,6 +9,7 @@ import { fmtTokens } from '../../lib/format';
 import { NoMatch } from '../States';
 import { AXIS, countAxis, GRID, TOOLTIP } from './chart-theme';
 import { ChartTooltip, type TooltipProps } from './ChartTooltip';
+import { useNarrowWindow } from './useNarrowWindow';
 import './charts.css';
 
 /** Past this many buckets the labels slant so none is skipped. */
@@ -42,6 +43,7 @@ export function SizeHistogram({
   /** The tooltip's second line for a bucket (default: its total in tokens). */
   extra?: (d: { count: number; units: number }) => string;
 }) {
+  const narrow = useNarrowWindow();
   if (buckets.every((b) => b.count === 0)) return <NoMatch what={unit} compact />;
   const data = buckets.map((b) => ({
     bucket: b.bucket,
@@ -50,6 +52,8 @@ export function SizeHistogram({
     units: b.units,
   }));
   const slant = data.length > FLAT_LABELS_MAX;
+  // Upright on narrow windows: at -35° a dozen labels overlap in a 250 px plot.
+  const angle = slant ? (narrow ? -90 : -35) : 0;
   return (
     <div className="chart" data-testid={testId} data-buckets={data.length}>
       <ResponsiveContainer width="100%" height={height + (slant ? 26 : 0)}>
@@ -63,7 +67,7 @@ export function SizeHistogram({
             dataKey="label"
             {...AXIS}
             interval={0}
-            angle={slant ? -35 : 0}
+            angle={angle}
             textAnchor={slant ? 'end' : 'middle'}
             height={slant ? 66 : 40}
             label={{ value: xTitle, position: 'insideBottom', offset: 0, className: 'axis-title' }}

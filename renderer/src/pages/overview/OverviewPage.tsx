@@ -10,7 +10,7 @@ import { useFilters } from '../../app/filters';
 import { navigate } from '../../app/router';
 import { useAppData } from '../../app/status';
 import { bucketName, CallsOverTime } from '../../components/charts/CallsOverTime';
-import { LatencyBuckets } from '../../components/charts/LatencyBuckets';
+import { LatencyView } from '../../components/charts/LatencyView';
 import { ToolAgreements } from '../../components/AgreementList';
 import { SeriesClockNote } from '../../components/ClockFlags';
 import { InsightList } from '../../components/InsightList';
@@ -162,9 +162,10 @@ export function OverviewPage() {
               <SeriesClockNote outliers={series.data?.outliers} />
             </Panel>
             <Panel title="Latency">
-              <LatencyBuckets
+              <LatencyView
                 latency={s.latency}
-                onBucket={(k) => navigate(link('/calls', { latency: k }))}
+                histogram={s.latency.histogram}
+                onHostedBucket={(k) => navigate(link('/calls', { latency: k }))}
               />
             </Panel>
           </div>

@@ -8,6 +8,14 @@ import type { QueryContext } from './context.js';
 import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';
 import { conditions, RAW, rollupConditions, type Params } from './sql-parts.js';
 
+/** A view's exact percentiles, overall and per tool, and its duration histogram on demand. */
+export interface ViewPercentiles {
+  overall: Percentiles;
+  byTool: Map<string, Percentiles>;
+  /** Exact `[duration_ms, count]` of every call in the view, sorted by duration. */
+  durations: () => [number, number][];
+}
+
 /** Stat rows and percentiles for a filter. */
 export function summaryQueries(ctx: QueryContext) {
   const { prepare, projectsOf, narrowIndex, byDays } = ctx;
@@ -70,10 +78,7 @@ export function summaryQueries(ctx: QueryContext) {
     }));
   }
   /** Exact percentiles by counting the matching calls' durations (any filter). */
-  function exactPercentiles(
-    projects: number[],
-    f: CallFilter,
-  ): { overall: Percentiles; byTool: Map<string, Percentiles> } {
+  function exactPercentiles(projects: number[], f: CallFilter): ViewPercentiles {
     const perTool = new Map<string, [number, number][]>();
     for (const p of projects) {
       const w = conditions(f, RAW);
@@ -91,7 +96,27 @@ export function summaryQueries(ctx: QueryContext) {
     }
     const byTool = new Map<string, Percentiles>();
     for (const [t, list] of perTool) byTool.set(t, percentilesOf(mergeHistograms([list])));
-    return { overall: percentilesOf(mergeHistograms(perTool.values())), byTool };
+    const overall = mergeHistograms(perTool.values());
+    return { overall: percentilesOf(overall), byTool, durations: () => overall };
+  }
+
+  /**
+   * The fast path's exact `[duration_ms, count]` histogram of the whole view: the durations
+   * rollup (one row per distinct duration, never the calls) for all tools; one tool's slice of
+   * the covering duration index when the view is one tool (the rollup is not kept per tool).
+   */
+  function rollupDurations(projects: number[], tool: string | undefined): [number, number][] {
+    if (tool !== undefined) {
+      const one = prepare(
+        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_tool_duration
+         WHERE project_id = ? AND tool_name = ? GROUP BY duration_ms`,
+      ).raw();
+      return mergeHistograms(projects.map((p) => one.all(p, tool) as [number, number][]));
+    }
+    const all = prepare(
+      `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND n > 0`,
+    ).raw();
+    return mergeHistograms(projects.map((p) => all.all(p) as [number, number][]));
   }
 
   return {
@@ -108,8 +133,10 @@ export function summaryQueries(ctx: QueryContext) {
      * Exact p50/p95/p99, overall and per tool. All-time views (no time, client or session
      * filter) find the fine bucket holding each rank in the latency rollup, then read only that
      * bucket's durations; any other view counts the matching calls' durations exactly.
+     * `durations()` is the view's exact duration histogram: free where the exact count ran
+     * (it already holds it), one rollup read on the fast path, and only when asked for.
      */
-    percentiles(f: CallFilter): { overall: Percentiles; byTool: Map<string, Percentiles> } {
+    percentiles(f: CallFilter): ViewPercentiles {
       const projects = projectsOf(f);
       const fast =
         f.from === undefined &&
@@ -147,7 +174,9 @@ export function summaryQueries(ctx: QueryContext) {
           ),
         );
       }
-      if (f.tool !== undefined) return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool };
+      const durations = () => rollupDurations(projects, f.tool);
+      if (f.tool !== undefined)
+        return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool, durations };
       const overallFine = mergeHistograms(
         projects.map(
           (p) =>
@@ -164,7 +193,7 @@ export function summaryQueries(ctx: QueryContext) {
       const overall = pick(overallFine, (lo, hi) =>
         projects.flatMap((p) => exact.all(p, lo, hi) as [number, number][]),
       );
-      return { overall, byTool };
+      return { overall, byTool, durations };
     },
   };
 }

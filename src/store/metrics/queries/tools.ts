@@ -1,5 +1,4 @@
-/** Tool queries: registered tools, one tool's durations, and tool pairs. */
-import { mergeHistograms } from '../../../metrics/latency.js';
+/** Tool queries: registered tools and tool pairs. */
 import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
 import { conditions, RAW, rollupConditions } from './sql-parts.js';
@@ -25,20 +24,6 @@ export function toolQueries(ctx: QueryContext) {
         for (const t of toolsOf.all(s.id)) out.push({ project_id: p, startup_id: s.id, ...t });
       }
       return out;
-    },
-
-    /** Exact `[duration_ms, count]` histogram of one tool's calls under the filter. */
-    toolDurations(f: CallFilter & { tool: string }): [number, number][] {
-      const parts = projectsOf(f).map((p) => {
-        const w = conditions(f, RAW);
-        const index = f.session === undefined ? 'INDEXED BY calls_by_tool_duration' : '';
-        return prepare(
-          `SELECT duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY duration_ms`,
-        )
-          .raw()
-          .all({ ...w.params, projectId: p }) as [number, number][];
-      });
-      return mergeHistograms(parts);
     },
 
     /** Tool pairs A→B (A ≠ B), counted on B; `tool` matches either side. `[from, to, count]`. */
