@@ -77,6 +77,10 @@ export function sessionNamer(
       if (label) break;
     }
     label ??= labelOfExtra(first?.extra);
-    return { first_tool: first?.tool_name ?? null, label, first_call_ms: first?.started_ms ?? null };
+    return {
+      first_tool: first?.tool_name ?? null,
+      label,
+      first_call_ms: first?.started_ms ?? null,
+    };
   };
 }
