@@ -22,20 +22,23 @@ export const LATENCY_LABELS: Record<string, string> = {
   over_2000: '≥ 2 s',
 };
 
+/** URL keys the Calls page passes to /api/metrics/calls as they are (and shows as chips). */
+export const CALL_CONDITIONS = [
+  'q',
+  'session',
+  'outcome',
+  'first_call_success',
+  'retried',
+  'latency',
+  'chain',
+  'in_chain',
+  'size_bucket',
+  'from_tool',
+] as const;
+
 /** The page conditions each page reads from the URL beyond the global filters. */
 const PAGE_KEYS: Record<string, readonly string[]> = {
-  '/calls': [
-    'q',
-    'session',
-    'outcome',
-    'first_call_success',
-    'retried',
-    'latency',
-    'chain',
-    'in_chain',
-    'size_bucket',
-    'from_tool',
-  ],
+  '/calls': CALL_CONDITIONS,
   '/tools': ['q'],
   '/sessions': ['q'],
 };

@@ -22,21 +22,8 @@ import { useApi } from '../../hooks/useApi';
 import { fmtInt } from '../../lib/format';
 import { CallDetails } from '../../components/details/CallDetails';
 import { callColumns, CallsTable } from './CallsTable';
+import { CALL_CONDITIONS } from '../../app/active-filters';
 import './calls.css';
-
-/** URL keys this page passes to /api/metrics/calls as they are. */
-const CONDITIONS = [
-  'session',
-  'outcome',
-  'first_call_success',
-  'retried',
-  'latency',
-  'chain',
-  'in_chain',
-  'size_bucket',
-  'from_tool',
-  'q',
-] as const;
 
 const DEFAULT_SORT = { key: 'started', dir: 'desc' } as const;
 
@@ -45,7 +32,7 @@ export function CallsPage() {
   const { filters, link } = useFilters();
   const { hasData } = useAppData();
   const cond: Record<string, string | undefined> = {};
-  for (const k of CONDITIONS) cond[k] = loc.params.get(k) ?? undefined;
+  for (const k of CALL_CONDITIONS) cond[k] = loc.params.get(k) ?? undefined;
   const path = metricsPaths.calls(filters, { ...cond, limit: 200 });
   const sort = parseSort(loc.params.get('sort'), DEFAULT_SORT);
   const allColumns = useMemo(() => callColumns(link), [link]);
