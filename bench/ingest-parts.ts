@@ -11,7 +11,7 @@
  *   node --import tsx bench/ingest-parts.ts [--requests 4000]
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,9 @@ const contexts = Array.from({ length: PRODUCERS }, () => ({}) as Record<string, 
 const bodies = Array.from({ length: REQUESTS }, (_, i) => Buffer.from(next(contexts[i % 8]!)));
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-bench-parts-'));
 const perPayload = (ms: number): number => (ms * 1000) / (REQUESTS * SIZE);
+/** Bytes this process has written through write(2) so far (every thread: WAL, checkpoints). */
+const writtenBytes = (): number =>
+  Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
 /** CPU milliseconds (user + system, every thread of this process) since `from`. */
 const cpuMs = (from: NodeJS.CpuUsage): number => {
   const d = process.cpuUsage(from);
@@ -70,9 +73,13 @@ function baseline(): number {
   return ms;
 }
 
-async function devtools(
-  file: string,
-): Promise<{ examine: number; spool: number; apply: number; applyCpu: number }> {
+async function devtools(file: string): Promise<{
+  examine: number;
+  spool: number;
+  apply: number;
+  applyCpu: number;
+  applyBytes: number;
+}> {
   const store = openStore(join(dir, file), {
     deferDerived: true,
     backgroundCheckpoints: true,
@@ -102,12 +109,15 @@ async function devtools(
   const ingest = createSpooledIngest({ store, bus: new LiveBus() });
   t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const bytes0 = writtenBytes();
   while (ingest.state().pendingRequests > 0) await ingest.settle(60_000);
   const applyMs = performance.now() - t0;
   const applyCpu = cpuMs(cpu0);
   ingest.close();
   store.close();
-  return { examine: examineMs, spool: spoolMs, apply: applyMs, applyCpu };
+  // Closing checkpoints what is left: every byte the applied calls cost the disk is counted.
+  const applyBytes = writtenBytes() - bytes0;
+  return { examine: examineMs, spool: spoolMs, apply: applyMs, applyCpu, applyBytes };
 }
 
 try {
@@ -132,6 +142,9 @@ try {
   console.log('| step | µs per payload | payloads/s on one core |');
   console.log('|---|---:|---:|');
   for (const [name, us] of rows) console.log(`| ${name} | ${us.toFixed(2)} | ${fmt(1e6 / us)} |`);
+  console.log(
+    `\napplying wrote ${fmt(dev.applyBytes / (REQUESTS * SIZE))} bytes per payload (WAL frames and their checkpoints)`,
+  );
   const ack = perPayload(dev.examine) + perPayload(dev.spool);
   console.log(
     `\nacknowledging costs ${(ack / base).toFixed(2)}× the baseline's work; applying ${(perPayload(dev.apply) / base).toFixed(1)}×`,

@@ -11,7 +11,7 @@
  * no reader ever sees a call without its facts.
  */
 import type Database from 'better-sqlite3';
-import type { DerivedMaintainer, InsertedCall, StoredCallRow } from './derived.js';
+import type { DerivedMaintainer, FreshCall, StoredCallRow } from './derived.js';
 import { COLS } from './metrics/maintain/rows.js';
 
 const WATERMARK_KEY = 'derived_through_call_id';
@@ -25,8 +25,15 @@ export function resetDerivedWatermark(db: Database.Database): void {
 export const DEFERRED_FLUSH_MS = 25;
 
 export interface DerivedQueue {
-  /** Sync mode, inside the write transaction: these calls are maintained now. */
-  maintainNow(calls: readonly InsertedCall[]): void;
+  /** The id the next new call gets (`max(id) + 1`). */
+  nextId(): number;
+  /**
+   * Inside the write transaction: stores these new calls with their facts, after maintaining
+   * whatever was pending (their neighbours must be maintained first).
+   */
+  storeNow(calls: readonly FreshCall[]): void;
+  /** Deferred mode, inside the write transaction: stores them without facts, pending. */
+  storeLater(calls: readonly FreshCall[]): void;
   /** Maintains every pending call in one transaction; returns how many there were. */
   flush(): number;
   /** Deferred mode, after a commit: flush soon (coalesced). */
@@ -59,6 +66,7 @@ export function createDerivedQueue(
     `SELECT ${COLS} FROM calls WHERE id > ? ORDER BY id LIMIT ?`,
   );
 
+  const maxId = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM calls').pluck();
   const setMark = (id: number): void => {
     writeMark.run(String(id), WATERMARK_KEY);
   };
@@ -73,10 +81,15 @@ export function createDerivedQueue(
 
   let timer: NodeJS.Timeout | undefined;
   return {
-    maintainNow(calls) {
+    nextId: () => maxId.get()! + 1,
+    storeNow(calls) {
       if (calls.length === 0) return;
-      maintainer.onCallsInserted(calls);
+      flushTx(-1);
+      maintainer.storeCalls(calls);
       setMark(calls[calls.length - 1]!.id);
+    },
+    storeLater(calls) {
+      maintainer.insertRaw(calls);
     },
     flush: () => {
       if (timer) {

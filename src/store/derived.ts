@@ -1,17 +1,8 @@
 import type Database from 'better-sqlite3';
 import { createMetricsMaintainer } from './metrics/maintain.js';
-import type { Row } from './metrics/maintain/rows.js';
+import type { FreshCall, Row } from './metrics/maintain/rows.js';
 
-export type { Row as StoredCallRow } from './metrics/maintain/rows.js';
-
-/** A call just inserted, as the derived-flag maintainer sees it. */
-export interface InsertedCall {
-  id: number;
-  projectId: number;
-  sessionId: string;
-  toolName: string;
-  startedMs: number;
-}
+export type { FreshCall, Row as StoredCallRow } from './metrics/maintain/rows.js';
 
 /**
  * Keeps per-call derived facts (retry links, first-call success, chains, tool pairs) and the
@@ -19,8 +10,11 @@ export interface InsertedCall {
  * src/store/metrics/maintain.ts and docs/metrics.md.
  */
 export interface DerivedMaintainer {
-  onCallsInserted(calls: readonly InsertedCall[]): void;
-  /** The same for calls whose stored rows the caller has already read (one read fewer). */
+  /** Stores new calls (ids assigned, not inserted yet) with their facts. */
+  storeCalls(fresh: readonly FreshCall[]): void;
+  /** Stores new calls without their facts: pending, for a later {@link onRowsInserted}. */
+  insertRaw(fresh: readonly FreshCall[]): void;
+  /** Maintains stored calls that are pending, handed their rows as stored. */
   onRowsInserted(rows: readonly Row[]): void;
 }
 

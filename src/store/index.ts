@@ -13,6 +13,7 @@ import {
 } from './checkpointer.js';
 import { createDerivedMaintainer } from './derived.js';
 import { createDerivedQueue } from './derived-queue.js';
+import { forgetTails } from './metrics/maintain/tails.js';
 import { migrate } from './migrate.js';
 import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
@@ -159,27 +160,38 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   }
   const fileGuard = onDisk ? createFileGuard(path) : null;
   const deferred = options.deferDerived ?? false;
-  const write = createBatchWriter(db, deferred ? () => {} : queue.maintainNow);
+  const write = createBatchWriter(db, {
+    nextId: queue.nextId,
+    take: deferred ? queue.storeLater : queue.storeNow,
+  });
   // Without the worker, SQLite's auto-checkpoint keeps the WAL small; with it, the writer
   // enforces the bound itself before every write transaction.
   const wal = checkpointer ? createWalGuard(db, path, walBytes) : null;
   const guard = (strict: boolean): void => wal?.beforeWrite(strict);
+  /**
+   * Runs a write transaction; when it fails (and is rolled back), the metrics engine forgets
+   * the session ends it remembered, which may describe rows that were never committed.
+   */
+  const undoneForgets = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      forgetTails(db);
+      throw error;
+    }
+  };
   const writeContent = createContentWriter(db);
   const countRepeats = db.prepare<[number, number, number]>(
     'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
   );
-  const spool = createSpoolTable(
-    db,
-    // With deferred facts pending, the slice's calls are not the only unmaintained ones: the
-    // engine must be handed all of them (see derived-queue.ts), so flush instead.
-    deferred ? () => void queue.flush() : queue.maintainNow,
-  );
+  // A slice's calls are stored with their facts after whatever a lone request left pending.
+  const spool = createSpoolTable(db, { nextId: queue.nextId, store: queue.storeNow });
   const store: Store = {
     path,
     read: createReader(db),
     writeBatch: (record) => {
       guard(true);
-      const result = write(record);
+      const result = undoneForgets(() => write(record));
       if (deferred && result.callIds.length > 0) queue.schedule();
       return result;
     },
@@ -193,7 +205,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     },
     flushDerived: () => {
       guard(false);
-      return queue.flush();
+      return undoneForgets(queue.flush);
     },
     spool: {
       backlog: spool.backlog,
@@ -203,7 +215,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       },
       apply: (maxPayloads, toRecord) => {
         guard(true);
-        return spool.apply(maxPayloads, toRecord);
+        return undoneForgets(() => spool.apply(maxPayloads, toRecord));
       },
     },
     fileProblem: () => fileGuard?.problem() ?? null,

@@ -10,7 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { BatchRecord, BatchWriteResult } from './batch-record.js';
-import type { InsertedCall } from './derived.js';
+import type { FreshCall } from './derived.js';
 import { createBatchInserts } from './write.js';
 
 /** One acknowledged request, as spooled. */
@@ -69,14 +69,17 @@ interface SpoolRow {
   body: Buffer;
 }
 
+/** Where a slice's calls go: ids, and their storing with facts once the slice is read. */
+export interface SliceCalls {
+  nextId(): number;
+  store(calls: readonly FreshCall[]): void;
+}
+
 /**
- * Prepares the spool statements for one connection. `maintain` receives every call the
- * slice inserted, after all its batches are written (derived facts in one pass).
+ * Prepares the spool statements for one connection. `calls.store` receives every call of the
+ * slice after all its batches are written, and stores them with their facts in one pass.
  */
-export function createSpoolTable(
-  db: Database.Database,
-  maintain: (calls: readonly InsertedCall[]) => void,
-): SpoolTable {
+export function createSpoolTable(db: Database.Database, calls: SliceCalls): SpoolTable {
   const insert = db.prepare<[number, string, string, string | null, number, Buffer]>(
     `INSERT INTO spool (received_ms, key_sha256, key_prefix, user_agent, payloads, body)
      VALUES (?, ?, ?, ?, ?, ?)`,
@@ -88,9 +91,13 @@ export function createSpoolTable(
     'SELECT * FROM spool WHERE id <= ? ORDER BY id',
   );
   const deleteThrough = db.prepare<[number]>('DELETE FROM spool WHERE id <= ?');
-  const inserted: InsertedCall[] = [];
-  const write = createBatchInserts(db, (calls) => {
-    for (const c of calls) inserted.push(c);
+  const held: FreshCall[] = [];
+  const write = createBatchInserts(db, {
+    // Past the calls this slice holds, not yet in the table.
+    nextId: () => (held.length > 0 ? held[held.length - 1]!.id + 1 : calls.nextId()),
+    take: (fresh) => {
+      for (const c of fresh) held.push(c);
+    },
   });
 
   const addAll = db.transaction((entries: readonly SpoolEntry[]) => {
@@ -125,7 +132,7 @@ export function createSpoolTable(
       });
       // The metrics engine sees the slice's calls together, so a session's calls that arrived
       // in several requests are linked in one pass.
-      maintain(inserted);
+      calls.store(held);
       deleteThrough.run(last);
       return applied;
     },
@@ -141,7 +148,7 @@ export function createSpoolTable(
         return applyTx(maxPayloads, toRecord);
       } finally {
         // Empty for the next slice, whether this one committed or rolled back.
-        inserted.length = 0;
+        held.length = 0;
       }
     },
   };

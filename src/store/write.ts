@@ -1,19 +1,31 @@
 import type Database from 'better-sqlite3';
 import { acceptedCount, type BatchRecord, type BatchWriteResult } from './batch-record.js';
-import type { InsertedCall } from './derived.js';
+import type { FreshCall } from './metrics/maintain/rows.js';
 
 const json = (v: Record<string, unknown> | null): string | null => (v ? JSON.stringify(v) : null);
 
 /**
+ * Where a request's calls go. The writer does not insert them itself: the metrics engine
+ * computes their derived facts first and stores each row once, facts included (one write per
+ * call instead of an insert and then an update). Ids are assigned here, in arrival order.
+ */
+export interface CallSink {
+  /** The id the next call gets: `max(id) + 1` of the table, past any calls still held. */
+  nextId(): number;
+  /** Takes one request's calls (ids from {@link nextId}, in order) — now or later in the same transaction. */
+  take(calls: readonly FreshCall[]): void;
+}
+
+/**
  * Prepares the ingest statements once and returns the one function that writes a whole
  * request — project, batch, calls, startups and rejections — in a single transaction.
- * `onCallsInserted` runs inside that transaction (derived facts, or nothing when deferred).
+ * The sink stores the calls inside that transaction.
  */
 export function createBatchWriter(
   db: Database.Database,
-  onCallsInserted: (calls: readonly InsertedCall[]) => void,
+  sink: CallSink,
 ): (record: BatchRecord) => BatchWriteResult {
-  return db.transaction(createBatchInserts(db, onCallsInserted));
+  return db.transaction(createBatchInserts(db, sink));
 }
 
 /**
@@ -22,7 +34,7 @@ export function createBatchWriter(
  */
 export function createBatchInserts(
   db: Database.Database,
-  onCallsInserted: (calls: readonly InsertedCall[]) => void,
+  sink: CallSink,
 ): (record: BatchRecord) => BatchWriteResult {
   const upsertProject = db.prepare<[string, string, number, number], { id: number }>(
     `INSERT INTO projects (key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (?, ?, ?, ?)
@@ -34,11 +46,6 @@ export function createBatchInserts(
        method, path, hint)
      VALUES (@projectId, @receivedMs, @status, @accepted, @rejected, @bodyBytes, @error, @userAgent,
        @method, @path, @hint)`,
-  );
-  const insertCall = db.prepare(
-    `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
-       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra, omitted)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertStartup = db.prepare(
     `INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms, extra, omitted)
@@ -77,37 +84,36 @@ export function createBatchInserts(
         hint: r.hint ?? null,
       }).lastInsertRowid,
     );
-    const inserted: InsertedCall[] = [];
+    const fresh: FreshCall[] = [];
     const startupIds: number[] = [];
     const agreementIds: number[] = [];
     if (projectId !== null) {
+      let id = r.calls.length > 0 ? sink.nextId() : 0;
       for (const c of r.calls) {
         const p = c.payload;
-        const id = Number(
-          insertCall.run(
-            projectId,
-            batchId,
-            p.session_id,
-            p.client_name,
-            p.tool_name,
-            p.started_at,
-            c.startedMs,
-            p.duration_ms,
-            p.outcome,
-            p.response_bytes,
-            p.is_empty ? 1 : 0,
-            p.args_hash,
-            r.receivedMs,
-            json(c.extra),
-            c.omitted ?? 0,
-          ).lastInsertRowid,
-        );
-        inserted.push({
-          id,
-          projectId,
-          sessionId: p.session_id,
-          toolName: p.tool_name,
-          startedMs: c.startedMs,
+        fresh.push({
+          id: id++,
+          project_id: projectId,
+          batch_id: batchId,
+          session_id: p.session_id,
+          client_name: p.client_name,
+          tool_name: p.tool_name,
+          started_at: p.started_at,
+          started_ms: c.startedMs,
+          duration_ms: p.duration_ms,
+          outcome: p.outcome,
+          response_bytes: p.response_bytes,
+          is_empty: p.is_empty ? 1 : 0,
+          args_hash: p.args_hash,
+          received_ms: r.receivedMs,
+          extra: json(c.extra),
+          omitted: c.omitted ?? 0,
+          link: 0,
+          prev_link: 0,
+          fcs: 0,
+          run_id: 0,
+          chain: 0,
+          prev_tool: null,
         });
       }
       for (const s of r.startups) {
@@ -149,7 +155,7 @@ export function createBatchInserts(
           ),
         );
       }
-      if (inserted.length > 0) onCallsInserted(inserted);
+      if (fresh.length > 0) sink.take(fresh);
     }
     const rejectionIds = r.rejections.map((x) =>
       Number(
@@ -167,7 +173,7 @@ export function createBatchInserts(
     return {
       batchId,
       projectId,
-      callIds: inserted.map((c) => c.id),
+      callIds: fresh.map((c) => c.id),
       startupIds,
       agreementIds,
       rejectionIds,

@@ -22,6 +22,7 @@ import { createCutCheck } from './forget/cut.js';
 import { schemaIsKnown } from './forget/rollups.js';
 import { createSubtractor } from './forget/subtract.js';
 import { createForgetTables, FORGET, FORGET_NEXT } from './forget/temp-tables.js';
+import { forgetTails } from './maintain/tails.js';
 
 /** What one {@link CallForgetter.forget} did. */
 export interface ForgetReport {
@@ -65,6 +66,8 @@ export function createCallForgetter(db: Database.Database): CallForgetter {
   const deleteCalls = db.prepare(`DELETE FROM main.calls WHERE id IN (SELECT id FROM ${FORGET})`);
 
   const forget = db.transaction((ids: Iterable<number>): ForgetReport => {
+    // A session's remembered end may be among the calls deleted.
+    forgetTails(db);
     clearTemps.run();
     clearNext.run();
     for (const id of ids) fill.run(id);

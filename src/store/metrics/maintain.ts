@@ -9,16 +9,33 @@
  * length. Every changed call moves its contribution in the rollups from its old key to its new.
  */
 import type Database from 'better-sqlite3';
-import { factsOf, type Row, type Touched } from './maintain/rows.js';
+import type { DerivedFacts } from '../../metrics/links.js';
+import {
+  appendSession,
+  comesAfter,
+  putChains,
+  sessionTail,
+  settleTails,
+  type AppendSlice,
+} from './maintain/append.js';
+import { factsOf, type FreshCall, type Row, type Touched } from './maintain/rows.js';
 import { writeFactsAndRollups } from './maintain/rollup-contributions.js';
+import { forgetTails, tailsOf, type SessionTail } from './maintain/tails.js';
 import { recomputeGroup } from './maintain/same-tool-runs.js';
 import { prepareMaintainStatements } from './maintain/statements.js';
 import { rebuildSql } from './sql.js';
 
 /** The maintainer's public face (see src/store/derived.ts). */
 export interface MetricsMaintainer {
-  onCallsInserted(calls: readonly { id: number; projectId: number }[]): void;
-  /** The same, handed the new calls' rows as stored (saves reading them again). */
+  /**
+   * Stores new calls (not inserted yet; ids assigned) with their facts, and moves the rollups:
+   * in-order sessions from the remembered session ends, the others inserted and then
+   * maintained by reading their neighbours.
+   */
+  storeCalls(fresh: readonly FreshCall[]): void;
+  /** Inserts new calls without their facts (deferred maintenance, or a held rebuild covers them). */
+  insertRaw(fresh: readonly FreshCall[]): void;
+  /** Maintains calls already stored without their facts (deferred ones), handed their rows. */
   onRowsInserted(rows: readonly Row[]): void;
   /** Rebuilds projects whose calls were deleted; returns how many. */
   rebuildDirty(): number;
@@ -49,6 +66,7 @@ export function holdRebuilds(db: Database.Database): () => void {
 
 /** Rebuilds every dirty project of `db` in one transaction; returns how many. */
 export function rebuildDirtyProjects(db: Database.Database): number {
+  forgetTails(db);
   return db.transaction(() => {
     const dirty = db.prepare<[], { project_id: number }>('SELECT project_id FROM metrics_dirty');
     const ids = dirty.all().map((d) => d.project_id);
@@ -60,10 +78,12 @@ export function rebuildDirtyProjects(db: Database.Database): number {
 /** Builds the maintainer for one connection (statements prepared once). */
 export function createMetricsMaintainer(db: Database.Database): MetricsMaintainer {
   const st = prepareMaintainStatements(db);
-  const { byIdRange, sessionPrev, sessionSpan, sessionNext, dirtyProjects } = st;
+  const { sessionPrev, sessionSpan, sessionNext, dirtyProjects, insertCall } = st;
+  const tails = tailsOf(db);
 
   function rebuildDirty(): number {
     const dirty = dirtyProjects.all();
+    if (dirty.length > 0) tails.clear();
     for (const { project_id } of dirty) db.exec(rebuildSql(project_id));
     return dirty.length;
   }
@@ -79,27 +99,121 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     return rebuilt;
   }
 
-  function onCallsInserted(inserted: readonly { id: number; projectId: number }[]): void {
-    if (inserted.length === 0) return;
-    const rebuilt = rebuildFirst();
-    const ids = new Set(inserted.filter((c) => !rebuilt.has(c.projectId)).map((c) => c.id));
-    if (ids.size === 0) return;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const id of ids) {
-      lo = Math.min(lo, id);
-      hi = Math.max(hi, id);
+  const insert = (c: FreshCall, f: DerivedFacts | null, sizeBucket: number): void => {
+    insertCall.run(
+      c.id,
+      c.project_id,
+      c.batch_id,
+      c.session_id,
+      c.client_name,
+      c.tool_name,
+      c.started_at,
+      c.started_ms,
+      c.duration_ms,
+      c.outcome,
+      c.response_bytes,
+      c.is_empty,
+      c.args_hash,
+      c.received_ms,
+      c.extra,
+      c.omitted,
+      f?.link ?? 0,
+      f?.prev_link ?? 0,
+      f?.fcs ?? 0,
+      f?.run_id ?? 0,
+      f?.chain ?? 0,
+      f?.prev_tool ?? null,
+      sizeBucket,
+    );
+  };
+  const insertRaw = (fresh: readonly FreshCall[]): void => {
+    for (const c of fresh) insert(c, null, 0);
+  };
+
+  function storeCalls(fresh: readonly FreshCall[]): void {
+    if (fresh.length === 0) return;
+    try {
+      storeFresh(fresh);
+    } catch (error) {
+      tails.clear(); // what it remembers may be half of a change that is rolled back
+      throw error;
     }
-    const fresh: Row[] = [];
-    for (const row of byIdRange.iterate(lo, hi)) if (ids.has(row.id)) fresh.push(row);
-    maintainRows(fresh, ids);
+  }
+
+  function storeFresh(fresh: readonly FreshCall[]): void {
+    // Dirty projects are rebuilt before anything is stored (the new calls are not in it), or,
+    // while a retention pass holds rebuilds, their calls are stored raw for the rebuild after.
+    const dirty = new Set(dirtyProjects.all().map((d) => d.project_id));
+    let skipped: Set<number> | null = null;
+    if (dirty.size > 0) {
+      if (held.get(db)) {
+        tails.clear();
+        skipped = dirty;
+      } else rebuildDirty();
+    }
+    const sessions = new Map<string, FreshCall[]>();
+    for (const c of fresh) {
+      if (skipped?.has(c.project_id)) {
+        insert(c, null, 0);
+        continue;
+      }
+      const k = `${c.project_id}\u0000${c.session_id}`;
+      const list = sessions.get(k);
+      if (list) list.push(c);
+      else sessions.set(k, [c]);
+    }
+    const slice: AppendSlice = {
+      touched: new Map(),
+      touch: (row) => {
+        let t = slice.touched.get(row.id);
+        if (!t) slice.touched.set(row.id, (t = { row, isNew: false, next: factsOf(row) }));
+        return t;
+      },
+      members: new Map(),
+      chains: new Map(),
+    };
+    const appended: SessionTail[] = [];
+    const late: FreshCall[] = [];
+    for (const list of sessions.values()) {
+      list.sort((a, b) => a.started_ms - b.started_ms || a.id - b.id);
+      const first = list[0]!;
+      const tail = sessionTail(st, tails, first.project_id, first.session_id);
+      if (comesAfter(tail, first)) {
+        appendSession(st, tail, list, slice);
+        appended.push(tail);
+      } else {
+        // A late call: the general path reads its neighbours back; the session's end is read
+        // again next time.
+        tails.drop(first.project_id, first.session_id);
+        for (const c of list) late.push(c);
+      }
+    }
+    if (slice.touched.size > 0) {
+      writeFactsAndRollups(st, slice.touched, (row, f, sizeBucket) =>
+        insert(row as FreshCall, f, sizeBucket),
+      );
+      putChains(st, slice.chains);
+      for (const tail of appended) settleTails(tail, slice.touched);
+    }
+    if (late.length > 0) {
+      insertRaw(late);
+      maintainRows(
+        late.map((c) => ({ ...c })),
+        new Set(late.map((c) => c.id)),
+      );
+    }
   }
 
   function onRowsInserted(rows: readonly Row[]): void {
     if (rows.length === 0) return;
-    const rebuilt = rebuildFirst();
-    const fresh = rebuilt.size > 0 ? rows.filter((r) => !rebuilt.has(r.project_id)) : [...rows];
-    if (fresh.length > 0) maintainRows(fresh, new Set(fresh.map((r) => r.id)));
+    try {
+      const rebuilt = rebuildFirst();
+      const fresh = rebuilt.size > 0 ? rows.filter((r) => !rebuilt.has(r.project_id)) : [...rows];
+      if (fresh.length > 0) maintainRows(fresh, new Set(fresh.map((r) => r.id)));
+    } catch (error) {
+      tails.clear();
+      throw error;
+    }
   }
 
   /** Maintains the new calls `fresh` (their rows as stored, facts not yet set). */
@@ -122,6 +236,7 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
     const groups = new Map<string, Row[]>();
     const sessions = new Map<string, Row[]>();
     for (const r of fresh) {
+      tails.drop(r.project_id, r.session_id); // its end is read again when next needed
       const g = JSON.stringify([r.project_id, r.session_id, r.tool_name]);
       const s = JSON.stringify([r.project_id, r.session_id]);
       (groups.get(g) ?? groups.set(g, []).get(g)!).push(r);
@@ -166,9 +281,13 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
   }
 
   return {
-    onCallsInserted,
+    storeCalls,
+    insertRaw,
     onRowsInserted,
     rebuildDirty,
-    rebuildAll: () => db.exec(rebuildSql()),
+    rebuildAll: () => {
+      tails.clear();
+      db.exec(rebuildSql());
+    },
   };
 }

@@ -5,6 +5,7 @@
 import { resetDerivedWatermark } from '../derived-queue.js';
 import type { Store } from '../index.js';
 import { connectionOf } from '../connection.js';
+import { forgetTails } from '../metrics/maintain/tails.js';
 
 /** Rows removed by {@link clearAll}, by table (every table but `settings`, the raw ones named). */
 export interface ClearReport {
@@ -35,6 +36,7 @@ export function clearAll(store: Store): ClearReport {
     )
     .all();
   const report: Record<string, number> = {};
+  forgetTails(db);
   db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {

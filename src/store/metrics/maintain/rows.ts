@@ -22,6 +22,21 @@ export interface Row {
   prev_tool: string | null;
 }
 
+/**
+ * A call about to be stored: its row as the engine reads it (facts at their defaults: `link`
+ * 0 … `run_id` 0, the mark of a call not yet maintained) plus the columns only the insert
+ * needs. Its id is assigned before the insert (`max(id) + 1` onwards, what SQLite would
+ * give), so its facts can be computed first and stored with the row in one write.
+ */
+export interface FreshCall extends Row {
+  batch_id: number;
+  started_at: string;
+  received_ms: number;
+  /** Unknown fields as JSON, or null. */
+  extra: string | null;
+  omitted: number;
+}
+
 /** A call whose facts this request may change: its row and its facts to be. */
 export interface Touched {
   row: Row;

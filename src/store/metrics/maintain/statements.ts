@@ -13,6 +13,27 @@ export function prepareMaintainStatements(db: Database.Database) {
     `SELECT ${COLS} FROM calls WHERE id BETWEEN ? AND ?`,
   );
   const byId = db.prepare<[number], Row>(`SELECT ${COLS} FROM calls WHERE id = ?`);
+  // Where a session ends, and where one tool's calls in it end (./append.ts, on a cache miss).
+  const sessionLast = db.prepare<
+    [number, string],
+    { started_ms: number; id: number; tool_name: string }
+  >(
+    `SELECT started_ms, id, tool_name FROM calls INDEXED BY calls_by_session
+     WHERE project_id = ? AND session_id = ? ORDER BY started_ms DESC, id DESC LIMIT 1`,
+  );
+  const toolLast = db.prepare<[number, string, string], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
+     WHERE project_id = ? AND session_id = ? AND tool_name = ?
+     ORDER BY started_ms DESC, id DESC LIMIT 1`,
+  );
+  // A new call with its facts in one write; with the facts at their defaults (run_id 0: not
+  // maintained yet) for the paths that maintain it afterwards.
+  const insertCall = db.prepare(
+    `INSERT INTO calls (id, project_id, batch_id, session_id, client_name, tool_name, started_at,
+       started_ms, duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra,
+       omitted, link, prev_link, fcs, run_id, chain, prev_tool, size_bucket)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const anchorOf = db.prepare<[number, string, string, number, number, number], Row>(
     `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
      WHERE project_id = ? AND session_id = ? AND tool_name = ?
@@ -129,6 +150,9 @@ export function prepareMaintainStatements(db: Database.Database) {
   return {
     byIdRange,
     byId,
+    sessionLast,
+    toolLast,
+    insertCall,
     anchorOf,
     groupFrom,
     sessionPrev,
