@@ -6,6 +6,7 @@ import { declaredCoverage, sdkFacts } from '../metrics/sdk-facts.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { SESSION_SORTS } from '../shared/session-sorts.js';
 import { metricsOf, type MetricsQueries, type SessionRow } from '../store/metrics/queries.js';
+import type { ContentReader } from '../store/proxy-content-read.js';
 import { echo, iso, price } from './metrics-params.js';
 import { intParam, limitOf, oneOf, refuseBefore } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
@@ -58,13 +59,54 @@ function sessionView(r: SessionRow, usdPerMillion: number) {
   };
 }
 
+/**
+ * The row of a proxied session that has content but no call yet (the client closed before any
+ * tool answered, or only listed tools): every count zero, its times those of its content.
+ */
+function contentOnlyRow(
+  project: number,
+  id: string,
+  span: { first_ms: number; last_ms: number; client_name: string | null },
+): SessionRow {
+  const first = Math.floor(span.first_ms);
+  const last = Math.floor(span.last_ms);
+  return {
+    project_id: project,
+    session_id: id,
+    clients: span.client_name ? [span.client_name] : [],
+    first_ms: first,
+    last_ms: last,
+    last_end_ms: last,
+    calls: 0,
+    ok: 0,
+    empty: 0,
+    bad_args: 0,
+    tool_error: 0,
+    crashed: 0,
+    fcs: 0,
+    retries: 0,
+    repeats: 0,
+    unknown_links: 0,
+    chains: 0,
+    units: 0,
+    duration: 0,
+    slow: 0,
+    schema_bytes: null,
+    sdk: null,
+    first_tool: null,
+    label: null,
+    first_call_ms: null,
+  };
+}
+
 function sessionDetail(
   m: MetricsQueries,
+  content: ContentReader,
   id: string,
   projectId: number | undefined,
   usdPerMillion: number,
 ) {
-  const project = m.sessionProject(id, projectId);
+  const project = m.sessionProject(id, projectId) ?? content.sessionProject(id, projectId);
   if (project === undefined)
     throw new ApiError(
       404,
@@ -74,13 +116,26 @@ function sessionDetail(
     { projectId: project, session: id },
     { sort: 'last_seen', order: 'desc', limit: 1, offset: 0 },
   );
-  const row = list.rows[0];
+  // A session with only a startup or only proxied content has no calls, and still a page.
+  const span = list.rows[0] ? null : content.sessionSpan(project, id);
+  const startups = m.sessionStartups(project, id);
+  const row =
+    list.rows[0] ??
+    (span
+      ? contentOnlyRow(project, id, span)
+      : startups[0]
+        ? contentOnlyRow(project, id, {
+            first_ms: startups[0].received_ms,
+            last_ms: startups[startups.length - 1]!.received_ms,
+            client_name: startups[0].client_name,
+          })
+        : undefined);
   if (!row) throw new ApiError(404, `no session '${id}'`);
   const calls = m.sessionCalls(project, id);
   const views = sessionCallViews(calls);
   return {
     session: sessionView(row, usdPerMillion),
-    startups: m.sessionStartups(project, id).map((s) => ({
+    startups: startups.map((s) => ({
       ...s,
       received_at: iso(s.received_ms),
       schema_bytes: s.tools.reduce((a, t) => a + t.schema_bytes, 0),
@@ -119,7 +174,7 @@ export const metricsSessionRoutes = {
 
   'GET /api/sessions/:id': ({ store, filter, params }) => {
     const m = metricsOf(store);
-    const detail = sessionDetail(m, params.id!, filter.projectId, price(m));
+    const detail = sessionDetail(m, store.read.content, params.id!, filter.projectId, price(m));
     const where = { projectId: detail.session.project_id, session: params.id! };
     const sdk = sdkFacts(store.read.startups(where, { limit: 50 }).map((s) => s.extra));
     const agreements = store.read.agreements.list(where, { limit: 200 });
@@ -146,8 +201,8 @@ export const metricsSessionRoutes = {
     if (!a) throw new ApiError(400, 'a: give two sessions to compare as a=…&b=…');
     if (!b) throw new ApiError(400, 'b: give two sessions to compare as a=…&b=…');
     const usd = price(m);
-    const left = sessionDetail(m, a, filter.projectId, usd);
-    const right = sessionDetail(m, b, filter.projectId, usd);
+    const left = sessionDetail(m, store.read.content, a, filter.projectId, usd);
+    const right = sessionDetail(m, store.read.content, b, filter.projectId, usd);
     const names = [
       ...new Set([...left.tools.map((t) => t.tool), ...right.tools.map((t) => t.tool)]),
     ].sort();

@@ -169,6 +169,29 @@ export function createContentReader(db: Database.Database) {
       };
     },
 
+    /**
+     * When a session's content begins and ends (its messages, its `initialize` facts and its
+     * unanswered requests) and the client it names — for a proxied session that has content but
+     * no call yet (the client closed before any tool answered), so it still has a page.
+     */
+    sessionSpan(
+      projectId: number,
+      session: string,
+    ): { first_ms: number; last_ms: number; client_name: string | null } | null {
+      if (!present()) return null;
+      const row = prepare(
+        `SELECT min(t) AS first_ms, max(t) AS last_ms,
+                (SELECT client_name FROM proxy_sessions WHERE project_id = @p AND session_id = @s) AS client_name
+           FROM (SELECT at_ms AS t FROM proxy_messages INDEXED BY proxy_messages_by_seq
+                  WHERE project_id = @p AND session_id = @s
+                 UNION ALL SELECT received_ms FROM proxy_sessions WHERE project_id = @p AND session_id = @s
+                 UNION ALL SELECT sent_at_ms FROM proxy_unanswered WHERE project_id = @p AND session_id = @s)`,
+      ).get({ p: projectId, s: session }) as
+        { first_ms: number | null; last_ms: number | null; client_name: string | null } | undefined;
+      if (!row || row.first_ms === null || row.last_ms === null) return null;
+      return { first_ms: row.first_ms, last_ms: row.last_ms, client_name: row.client_name };
+    },
+
     /** Requests left unanswered at a clean close, in the order they were sent. */
     unanswered(projectId: number, session: string): UnansweredView[] {
       if (!present()) return [];

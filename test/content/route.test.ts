@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BODY_CAP } from '../../src/shared/proxy-content.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { KEY, postContent, proxiedSession } from './helpers.js';
+import { BASE_MS, KEY, postContent, proxiedSession } from './helpers.js';
 
 let t: TestServer;
 const session = proxiedSession('s_proxied00001', [
@@ -365,5 +365,27 @@ describe('GET /api/sessions/:id', () => {
     const sdk = await t.api('session', { id: 's_sdk_only' });
     expect(sdk.proxy).toBeNull();
     expect(sdk.unanswered).toEqual([]);
+  });
+
+  it('has a page for a proxied session whose only request was never answered (no call yet)', async () => {
+    const unanswered = [
+      { rpc_id: '1', method: 'tools/call', tool_name: 'slow_tool', sent_at_ms: BASE_MS + 0.25 },
+    ];
+    expect(
+      (await postContent(t.url, { v: 1, session_id: 's_unanswered_only', unanswered })).status,
+    ).toBe(202);
+    const res = await fetch(`${t.url}/api/sessions/s_unanswered_only`);
+    expect(res.status).toBe(200);
+    const detail = (await res.json()) as {
+      session: { id: string; calls: number; first_seen_ms: number; outcomes: { crashed: number } };
+      calls: unknown[];
+      unanswered: unknown[];
+    };
+    expect(detail.session).toMatchObject({ id: 's_unanswered_only', calls: 0 });
+    expect(detail.session.first_seen_ms).toBe(BASE_MS);
+    expect(detail.session.outcomes.crashed).toBe(0);
+    expect(detail.calls).toEqual([]);
+    expect(detail.unanswered).toEqual(unanswered);
+    expect((await fetch(`${t.url}/api/sessions/s_never_seen`)).status).toBe(404);
   });
 });
