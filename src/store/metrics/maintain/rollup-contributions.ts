@@ -10,33 +10,8 @@ import { sizeBucket } from '../../../metrics/sizes.js';
 import { utcDay, utcHour } from '../../../metrics/time.js';
 import { ALL_TIME } from '../sql.js';
 import { factsOf, sameFacts, type Row, type Touched } from './rows.js';
+import { Deltas, KeyIds } from './deltas.js';
 import type { MaintainStatements } from './statements.js';
-
-/**
- * Accumulates signed deltas per key, flushed as one upsert each. Keys are strings built by
- * the caller (a template literal: far cheaper per call than serialising an array); the key's
- * column values are kept from the first add.
- */
-/** Free-text key parts joined so no two different tuples give one key (lengths first). */
-const texts = (...parts: string[]): string =>
-  `${parts.map((x) => x.length).join(',')}|${parts.join('')}`;
-
-class Deltas {
-  private readonly map = new Map<string, { key: unknown[]; v: number[] }>();
-  constructor(private readonly width: number) {}
-  /** The running values of `k`, created (zeros) with its columns `key()` on first use. */
-  at(k: string, key: () => unknown[]): number[] {
-    let e = this.map.get(k);
-    if (!e) this.map.set(k, (e = { key: key(), v: new Array<number>(this.width).fill(0) }));
-    return e.v;
-  }
-  *entries(): Iterable<{ key: unknown[]; v: number[] }> {
-    for (const e of this.map.values()) if (e.v.some((x) => x !== 0)) yield e;
-  }
-}
-
-const sessionKey = (p: number, session: string, client: string): string =>
-  `${p}|${texts(session, client)}`;
 
 /** Stores a new call's facts: an update of the row already inserted, or the row's insert. */
 export type WriteNew = (row: Row, facts: DerivedFacts, sizeBucket: number) => void;
@@ -62,6 +37,7 @@ export function writeFactsAndRollups(
     upsertHourly,
     upsertLatencyHourly,
   } = st;
+  const ids = new KeyIds();
   const daily = new Deltas(7);
   const sess = new Deltas(17);
   const pairs = new Deltas(1);
@@ -70,83 +46,104 @@ export function writeFactsAndRollups(
   const durations = new Deltas(1);
   const hourly = new Deltas(2);
   const latencyHourly = new Deltas(1);
-  const firstLast = new Map<string, [number, number, number]>();
+  /** First start, last start and last end per session (`sessionId`), for new calls. */
+  const firstLast = new Map<number, [number, number, number]>();
+  // Keys are two numbers (./deltas.ts): `a` names the texts — (project, tool, client) and the
+  // like — and `b` packs the small fields under the day or hour: `d * 64 + oc * 8 + …` never
+  // collides, as every field below it is < 64 (< 32 under an hour) and days are integers.
+  const toolClientOf = (r: Row): number =>
+    ids.pair(ids.pair(r.project_id, ids.text(r.tool_name)), ids.text(r.client_name));
+  const sessionId = (r: Row): number =>
+    ids.pair(ids.pair(r.project_id, ids.text(r.session_id)), ids.text(r.client_name));
+  const sessionAt = (r: Row, a: number): number[] =>
+    sess.at(a, 0, () => [r.project_id, r.session_id, r.client_name]);
+  /** One day's (or all time's) share of a call's facts-dependent contribution. */
+  const addDaily = (
+    r: Row,
+    tc: number,
+    d: number,
+    oc: number,
+    f: DerivedFacts,
+    head: number,
+    lat: number,
+    pair: string | null,
+    sign: number,
+  ): void => {
+    const { project_id: p, tool_name: tool, client_name: client } = r;
+    const v = daily.at(tc, d * 64 + oc * 8 + f.link * 2 + head, () => [
+      p,
+      d,
+      tool,
+      client,
+      oc,
+      f.link,
+      head,
+    ]);
+    v[0]! += sign;
+    v[1]! += sign * r.response_bytes;
+    v[2]! += sign * r.duration_ms;
+    v[lat]! += sign;
+    if (pair !== null) {
+      const a = ids.pair(ids.pair(ids.pair(p, ids.text(client)), ids.text(pair)), ids.text(tool));
+      pairs.at(a, d, () => [p, d, client, pair, tool])[0]! += sign;
+    }
+  };
   /** The parts of a call's contribution that depend on its derived facts. */
   const contribute = (r: Row, f: DerivedFacts, sign: number): void => {
-    const { project_id: p, tool_name: tool, client_name: client } = r;
-    const day = utcDay(r.started_ms);
+    const tc = toolClientOf(r);
     const oc = outcomeClass(r.outcome, r.is_empty);
     const head = f.chain === 1 && f.prev_link === LINK.none ? 1 : 0;
     const lat = 3 + latencyBucketIndex(r.duration_ms);
-    const pair = f.prev_tool !== null && f.prev_tool !== tool ? f.prev_tool : null;
-    for (const d of [day, ALL_TIME]) {
-      const v = daily.at(`${p}|${d}|${oc}|${f.link}|${head}|${texts(tool, client)}`, () => [
-        p,
-        d,
-        tool,
-        client,
-        oc,
-        f.link,
-        head,
-      ]);
-      v[0]! += sign;
-      v[1]! += sign * r.response_bytes;
-      v[2]! += sign * r.duration_ms;
-      v[lat]! += sign;
-      if (pair !== null) {
-        pairs.at(`${p}|${d}|${texts(client, pair, tool)}`, () => [p, d, client, pair, tool])[0]! +=
-          sign;
-      }
-    }
+    const pair = f.prev_tool !== null && f.prev_tool !== r.tool_name ? f.prev_tool : null;
+    addDaily(r, tc, utcDay(r.started_ms), oc, f, head, lat, pair, sign);
+    addDaily(r, tc, ALL_TIME, oc, f, head, lat, pair, sign);
+    const p = r.project_id;
     const hour = utcHour(r.started_ms);
-    const h = hourly.at(`${p}|${hour}|${oc}|${f.link}`, () => [p, hour, oc, f.link]);
+    const h = hourly.at(p, hour * 32 + oc * 4 + f.link, () => [p, hour, oc, f.link]);
     h[0]! += sign;
     h[1]! += sign * r.response_bytes;
     // metrics_sessions, dynamic part: fcs, retries, repeats, unknown links, chains (9–13).
-    const v = sessionAt(r);
+    const v = sessionAt(r, sessionId(r));
     v[9]! += sign * f.fcs;
     if (f.link === LINK.retry) v[10]! += sign;
     else if (f.link === LINK.repeat) v[11]! += sign;
     else if (f.link === LINK.unknown) v[12]! += sign;
     v[13]! += sign * head;
   };
-  const sessionAt = (r: Row): number[] =>
-    sess.at(sessionKey(r.project_id, r.session_id, r.client_name), () => [
-      r.project_id,
-      r.session_id,
-      r.client_name,
-    ]);
+  /** One day's (or all time's) share of a call's size. */
+  const addSize = (r: Row, tc: number, d: number, sb: number): void => {
+    const z = sizes.at(tc, d * 64 + sb, () => [r.project_id, d, r.tool_name, r.client_name, sb]);
+    z[0]! += 1;
+    z[1]! += r.response_bytes;
+  };
   /** The parts that never change after insert. */
   const contributeStatic = (r: Row): void => {
-    const { project_id: p, tool_name: tool, client_name: client, duration_ms: ms } = r;
-    const day = utcDay(r.started_ms);
-    const v = sessionAt(r);
+    const { project_id: p, tool_name: tool, duration_ms: ms } = r;
+    const sk = sessionId(r);
+    const v = sessionAt(r, sk);
     v[0]! += 1; // calls
     v[1 + outcomeClass(r.outcome, r.is_empty)]! += 1; // ok, empty, bad_args, tool_error, crashed
     v[14]! += r.response_bytes;
     v[15]! += ms;
     if (ms >= SLOW_CALL_MS) v[16]! += 1;
-    const k = sessionKey(p, r.session_id, client);
-    const fl = firstLast.get(k);
+    const fl = firstLast.get(sk);
     const end = r.started_ms + ms;
     if (fl) {
       if (r.started_ms < fl[0]) fl[0] = r.started_ms;
       if (r.started_ms > fl[1]) fl[1] = r.started_ms;
       if (end > fl[2]) fl[2] = end;
-    } else firstLast.set(k, [r.started_ms, r.started_ms, end]);
+    } else firstLast.set(sk, [r.started_ms, r.started_ms, end]);
+    const tc = toolClientOf(r);
     const sb = sizeBucket(r.response_bytes);
+    addSize(r, tc, utcDay(r.started_ms), sb);
+    addSize(r, tc, ALL_TIME, sb);
     const fb = fineBucket(ms);
-    for (const d of [day, ALL_TIME]) {
-      const z = sizes.at(`${p}|${d}|${sb}|${texts(tool, client)}`, () => [p, d, tool, client, sb]);
-      z[0]! += 1;
-      z[1]! += r.response_bytes;
-    }
-    durations.at(`${p}|${ms}`, () => [p, ms])[0]! += 1;
-    latency.at(`${p}|${fb}|${tool}`, () => [p, tool, fb])[0]! += 1;
-    latency.at(`${p}|${fb}|`, () => [p, '', fb])[0]! += 1;
+    durations.at(p, ms, () => [p, ms])[0]! += 1;
+    latency.at(ids.pair(p, ids.text(tool)), fb, () => [p, tool, fb])[0]! += 1;
+    latency.at(ids.pair(p, -1), fb, () => [p, '', fb])[0]! += 1;
     const hour = utcHour(r.started_ms);
     const o = octave(ms);
-    latencyHourly.at(`${p}|${hour}|${o}`, () => [p, hour, o])[0]! += 1;
+    latencyHourly.at(p, hour * 64 + o, () => [p, hour, o])[0]! += 1;
   };
   for (const t of touched.values()) {
     const r = t.row;
@@ -165,8 +162,8 @@ export function writeFactsAndRollups(
   const none = [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
   for (const { key, v } of sess.entries()) {
     // A facts-only change leaves first/last alone: min/max with the extremes never moves them.
-    const fl =
-      firstLast.get(sessionKey(key[0] as number, key[1] as string, key[2] as string)) ?? none;
+    const [p, session, client] = key as [number, string, string];
+    const fl = firstLast.get(ids.pair(ids.pair(p, ids.text(session)), ids.text(client))) ?? none;
     upsertSession.run(...key, ...fl, v[0], ...v.slice(1, 6), ...v.slice(9, 17));
   }
   for (const { key, v } of pairs.entries()) upsertPair.run(...key, ...v);
