@@ -18,6 +18,7 @@ export { LiveBus } from './bus.js';
 export { RateLimiter } from './rate-limit.js';
 export { MAX_BODY_BYTES, storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
 export { createSpooledIngest, spoolEntryOf, type SpooledIngest } from './spool.js';
+export { createValidatedRecords, type ValidatedRecords } from './validated-records.js';
 export {
   createContentIngest,
   MAX_CONTENT_BODY_BYTES,

@@ -4,10 +4,11 @@
  * written. It runs on its own timer in ingest's quiet moments (at least every STARVE_MS), and
  * on demand for readers ({@link SpoolApplier.drain}) and for the group commit.
  */
-import type { SpoolBacklog, SpooledRequest, Store } from '../store/index.js';
+import type { BatchRecord, SpoolBacklog, SpooledRequest, Store } from '../store/index.js';
 import type { LiveBus } from './bus.js';
 import { acceptedRecord } from './examine.js';
 import { publishWritten } from './publish.js';
+import type { ValidatedRecords } from './validated-records.js';
 
 /** How long one slice of applying aims to hold the event loop. */
 const SLICE_TARGET_MS = 12;
@@ -37,6 +38,8 @@ export interface SpoolApplierOptions {
   lastGroupMs: () => number;
   /** The state changed (the announcer). */
   changed: () => void;
+  /** Records validated when acknowledged, used instead of validating the body again. */
+  validated: ValidatedRecords;
 }
 
 /** Applies the spool. */
@@ -71,7 +74,8 @@ function toRecord(r: SpooledRequest) {
 
 /** The applier of one store's spool. */
 export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
-  const { store, bus, backlog, lastGroupMs, changed } = options;
+  const { store, bus, backlog, lastGroupMs, changed, validated } = options;
+  const recordOf = (r: SpooledRequest): BatchRecord => validated.take(r) ?? toRecord(r);
   let failing: Error | null = null;
   let lastSliceMs = -Infinity;
   let readers = 0;
@@ -86,7 +90,7 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
     try {
       const quiet = started - lastGroupMs() > QUIET_MS;
       const targetMs = quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
-      applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), toRecord);
+      applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), recordOf);
     } catch (error) {
       failing = error instanceof Error ? error : new Error(String(error));
       changed();
@@ -98,6 +102,7 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
     if (applied.length === 0) {
       // Someone emptied the table (clear-all): count again.
       Object.assign(backlog, store.spool.backlog());
+      validated.clear();
       return;
     }
     let items = 0;

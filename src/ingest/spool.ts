@@ -38,6 +38,7 @@ import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
 import { BUSY_MS, createSpoolApplier } from './spool-applier.js';
+import { createValidatedRecords, type ValidatedRecords } from './validated-records.js';
 
 export interface SpooledIngestOptions {
   store: Store;
@@ -47,6 +48,11 @@ export interface SpooledIngestOptions {
   maxBacklogPayloads?: number;
   /** Told once, in one line, when the database file is lost (./file-loss.ts). */
   warn?: (line: string) => void;
+  /**
+   * The cache of records validated at acknowledgement (./validated-records.ts); given by
+   * bench/ingest-parts.ts, which spools bodies itself and times the steps apart.
+   */
+  validated?: ValidatedRecords;
 }
 
 /** The server's ingest handler plus the spool's controls. */
@@ -127,12 +133,14 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
   const announcer = createSpoolAnnouncer(bus, state);
   // Refusals are tiny but can come in floods: identical ones are counted on one row.
   const refusals = createRefusalLog(store, bus);
+  const validated = options.validated ?? createValidatedRecords();
   const applier = createSpoolApplier({
     store,
     bus,
     backlog,
     lastGroupMs: () => lastGroupMs,
     changed: announcer.announce,
+    validated,
   });
 
   /** Acknowledges the requests of one turn of the event loop together. */
@@ -155,11 +163,12 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
         if (applier.failing()) applier.applySlice();
         // A full spool: these acknowledgements wait until it is back under its bound.
         while (backlog.payloads >= maxBacklog) applier.applySlice();
-        store.spool.add(waiting.map((w) => spoolEntryOf(w.verdict)));
-        for (const { verdict } of waiting) {
+        const ids = store.spool.add(waiting.map((w) => spoolEntryOf(w.verdict)));
+        waiting.forEach(({ verdict }, i) => {
           backlog.requests++;
           backlog.payloads += verdict.items;
-        }
+          validated.keep(ids[i]!, verdict.body, verdict.record, verdict.items);
+        });
         spooledRequests += waiting.length;
         applier.schedule(BUSY_MS);
         announcer.announce();

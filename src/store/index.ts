@@ -211,7 +211,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
       backlog: spool.backlog,
       add: (entries) => {
         guard(true);
-        spool.add(entries);
+        return spool.add(entries);
       },
       apply: (maxPayloads, toRecord) => {
         guard(true);

@@ -47,8 +47,11 @@ export interface SpoolBacklog {
 
 /** The spool table's operations (on `Store.spool`). */
 export interface SpoolTable {
-  /** Appends requests in one transaction: when it returns, they are durable. */
-  add(entries: readonly SpoolEntry[]): void;
+  /**
+   * Appends requests in one transaction: when it returns, they are durable. Returns their
+   * spool ids, in order (what {@link SpooledRequest.id} will say when they are applied).
+   */
+  add(entries: readonly SpoolEntry[]): number[];
   /** Counts the backlog (a scan: call it at startup, then keep count in memory). */
   backlog(): SpoolBacklog;
   /**
@@ -100,10 +103,14 @@ export function createSpoolTable(db: Database.Database, calls: SliceCalls): Spoo
     },
   });
 
-  const addAll = db.transaction((entries: readonly SpoolEntry[]) => {
-    for (const e of entries)
-      insert.run(e.receivedMs, e.keySha256, e.keyPrefix, e.userAgent, e.payloads, e.body);
-  });
+  const addAll = db.transaction((entries: readonly SpoolEntry[]): number[] =>
+    entries.map((e) =>
+      Number(
+        insert.run(e.receivedMs, e.keySha256, e.keyPrefix, e.userAgent, e.payloads, e.body)
+          .lastInsertRowid,
+      ),
+    ),
+  );
 
   const applyTx = db.transaction(
     (maxPayloads: number, toRecord: (r: SpooledRequest) => BatchRecord): AppliedRequest[] => {
@@ -139,9 +146,7 @@ export function createSpoolTable(db: Database.Database, calls: SliceCalls): Spoo
   );
 
   return {
-    add: (entries) => {
-      if (entries.length > 0) addAll(entries);
-    },
+    add: (entries) => (entries.length > 0 ? addAll(entries) : []),
     backlog: () => countBacklog(db),
     apply: (maxPayloads, toRecord) => {
       try {
