@@ -15,6 +15,12 @@ const SLICE_TARGET_MS = 12;
 /** …and once no flush has arrived for QUIET_MS: nobody waits, so fewer, larger transactions. */
 const QUIET_SLICE_MS = 40;
 const QUIET_MS = 1000;
+/**
+ * …and when the spool is full and acknowledgements wait for room anyway: a slice of 12 ms
+ * costs ~20% more CPU per call than one of 50 ms (more commits, the same index pages written
+ * again), which a flood longer than the spool pays on every call (docs/benchmarks.md).
+ */
+export const FULL_SPOOL_SLICE_MS = 50;
 /** Ingest counts as busy for this long after a group; applying waits for a quiet moment… */
 export const BUSY_MS = 10;
 /** …but never longer than this, so the dashboard keeps moving during a flood. */
@@ -44,8 +50,11 @@ export interface SpoolApplierOptions {
 
 /** Applies the spool. */
 export interface SpoolApplier {
-  /** Applies one slice; throws (and remembers) the store's error. */
-  applySlice(): void;
+  /**
+   * Applies one slice (sized to hold the event loop about `targetMs`, by default 12 ms, or
+   * 40 ms once ingest is quiet); throws (and remembers) the store's error.
+   */
+  applySlice(targetMs?: number): void;
   /** Applies on the timer after `delayMs`, unless already scheduled or nothing is spooled. */
   schedule(delayMs: number): void;
   /** Applies slice after slice for a reader (yielding between them) until empty or `deadline`. */
@@ -84,12 +93,12 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
   // The measured cost of applying one item (moving average), which sizes the slices.
   let msPerItem = 0.05;
 
-  function applySlice(): void {
+  function applySlice(targetMs?: number): void {
     const started = performance.now();
     let applied;
     try {
       const quiet = started - lastGroupMs() > QUIET_MS;
-      const targetMs = quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
+      targetMs ??= quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
       applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), recordOf);
     } catch (error) {
       failing = error instanceof Error ? error : new Error(String(error));

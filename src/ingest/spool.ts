@@ -37,7 +37,7 @@ import { createFileLossCheck, FILE_LOST_FIX } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
-import { BUSY_MS, createSpoolApplier } from './spool-applier.js';
+import { BUSY_MS, createSpoolApplier, FULL_SPOOL_SLICE_MS } from './spool-applier.js';
 import { createValidatedRecords, type ValidatedRecords } from './validated-records.js';
 
 export interface SpooledIngestOptions {
@@ -162,7 +162,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
         // A store that cannot apply must not keep acknowledging.
         if (applier.failing()) applier.applySlice();
         // A full spool: these acknowledgements wait until it is back under its bound.
-        while (backlog.payloads >= maxBacklog) applier.applySlice();
+        while (backlog.payloads >= maxBacklog) applier.applySlice(FULL_SPOOL_SLICE_MS);
         const ids = store.spool.add(waiting.map((w) => spoolEntryOf(w.verdict)));
         waiting.forEach(({ verdict }, i) => {
           backlog.requests++;
