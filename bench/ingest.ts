@@ -371,7 +371,8 @@ async function main(): Promise<void> {
   }
   if (profileDir) {
     console.log('\n' + summariseProfile(profileDir));
-    rmSync(profileDir, { recursive: true, force: true });
+    if (process.env.KEEP_PROFILE) console.log(`profile kept in ${profileDir}`);
+    else rmSync(profileDir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
 }

@@ -82,11 +82,20 @@ export function prepareMaintainStatements(db: Database.Database) {
     `SELECT calls, retries, repeats, unknown_links, client_name, first_ms
      FROM metrics_chains WHERE run_id = ?`,
   );
+  // An upsert, not INSERT OR REPLACE: a chain grows call by call, and REPLACE deleted and
+  // re-inserted its row and all three index entries each time (5% of a flood's CPU).
   const putChain = db.prepare(
-    `INSERT OR REPLACE INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name,
+    `INSERT INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name,
        first_ms, last_ms, last_end_ms, calls, retries, repeats, unknown_links, resolved, tail_id)
      VALUES (@run_id, @project_id, @session_id, @tool_name, @client_name, @first_ms, @last_ms,
-       @last_end_ms, @calls, @retries, @repeats, @unknown_links, @resolved, @tail_id)`,
+       @last_end_ms, @calls, @retries, @repeats, @unknown_links, @resolved, @tail_id)
+     ON CONFLICT (run_id) DO UPDATE SET project_id = excluded.project_id,
+       session_id = excluded.session_id, tool_name = excluded.tool_name,
+       client_name = excluded.client_name, first_ms = excluded.first_ms,
+       last_ms = excluded.last_ms, last_end_ms = excluded.last_end_ms, calls = excluded.calls,
+       retries = excluded.retries, repeats = excluded.repeats,
+       unknown_links = excluded.unknown_links, resolved = excluded.resolved,
+       tail_id = excluded.tail_id`,
   );
   const dropChain = db.prepare('DELETE FROM metrics_chains WHERE run_id = ?');
   const updateFacts = db.prepare(
