@@ -6,6 +6,11 @@
  *
  *   node --import tsx bench/metrics.ts            # ~1.5 min (seeding dominates)
  *   node --import tsx bench/metrics.ts --calls 200000
+ *   node --import tsx bench/metrics.ts --calls 10000000 --db /tmp/m10.db   # keep it, reuse it
+ *
+ * `--db PATH` seeds into PATH and keeps it; a later run on the same PATH skips seeding and the
+ * live ingest (opening it runs any newer migration's backfill, which is timed) and only times
+ * the queries. `--no-check` skips the rebuild that proves incremental = rebuild (minutes at 10M).
  *
  * Seeding: raw rows in big transactions, then the same full rebuild migration 002 runs
  * (src/store/metrics/sql.ts), so every derived column and rollup is exactly what ingest keeps.
@@ -14,7 +19,7 @@
  * kept rollups equal a fresh rebuild. Prints a Markdown table for docs/benchmarks.md.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseFilter } from '../src/api/params.js';
@@ -35,6 +40,8 @@ const SESSIONS = arg('sessions', 5_000);
 const TOOLS = arg('tools', 40);
 const LIVE_CALLS = arg('live', 30_000);
 const RUNS = arg('runs', 9);
+/** Runs of the bare GROUP BY per row (seconds each at 10M calls). */
+const BARE_RUNS = arg('bare-runs', RUNS);
 
 let seed = 42;
 const rnd = (): number => {
@@ -44,8 +51,13 @@ const rnd = (): number => {
 const logNormal = (median: number, spread: number): number =>
   Math.max(0, Math.round(median * Math.exp(spread * (rnd() + rnd() + rnd() - 1.5) * 1.6)));
 
-const dir = mkdtempSync(join(os.tmpdir(), 'mcpulse-bench-metrics-'));
-const store = openStore(join(dir, 'bench.db'));
+const dbArg = process.argv.indexOf('--db');
+const keptPath = dbArg > 0 ? process.argv[dbArg + 1]! : null;
+const reuse = keptPath !== null && existsSync(keptPath);
+const dir = keptPath ? null : mkdtempSync(join(os.tmpdir(), 'mcpulse-bench-metrics-'));
+const tOpen0 = performance.now();
+const store = openStore(keptPath ?? join(dir!, 'bench.db'));
+const tOpen = performance.now() - tOpen0;
 const db = connectionOf(store);
 const tools = Array.from({ length: TOOLS }, (_, i) => `tool_${String(i).padStart(2, '0')}`);
 const clients = ['claude-code', 'cursor', 'vscode'];
@@ -108,61 +120,67 @@ function* generate(sessions: number, perSession: number) {
 }
 
 const keySha = createHash('sha256').update('mp_live_bench').digest('hex');
-const t0 = performance.now();
-db.prepare(
-  'INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, ?, ?, 0, 0)',
-).run(keySha, 'mp_live_benc');
-db.prepare(
-  'INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 0, 202, 0, 0, 0)',
-).run();
-const insertCall = db.prepare(
-  `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms, duration_ms,
-     outcome, response_bytes, is_empty, args_hash, received_ms) VALUES (1, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-);
-const insertStartup = db.prepare(
-  'INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms) VALUES (1, 1, ?, ?, 0)',
-);
-const insertTool = db.prepare(
-  'INSERT INTO startup_tools (startup_id, position, name, schema_bytes) VALUES (?, ?, ?, ?)',
-);
-const schemaBytes = tools.map((_, i) => 200 + ((i * 137) % 900));
+/** Raw rows in 100,000-row transactions, then one startup per session. */
 const perSession = Math.round(CALLS / SESSIONS);
-let batch: Parameters<typeof insertCall.run>[] = [];
-const flush = db.transaction((rows: Parameters<typeof insertCall.run>[]) => {
-  for (const r of rows) insertCall.run(...r);
-});
-for (const c of generate(SESSIONS, perSession)) {
-  batch.push([
-    c.sessionId,
-    c.client,
-    c.tool,
-    new Date(c.t).toISOString(),
-    c.t,
-    c.duration,
-    c.outcome,
-    c.bytes,
-    c.empty ? 1 : 0,
-    c.hash,
-    c.t,
-  ]);
-  if (batch.length === 100_000) {
-    flush(batch);
-    batch = [];
+function seedRaw(): void {
+  db.prepare(
+    'INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, ?, ?, 0, 0)',
+  ).run(keySha, 'mp_live_benc');
+  db.prepare(
+    'INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 0, 202, 0, 0, 0)',
+  ).run();
+  const insertCall = db.prepare(
+    `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms, duration_ms,
+     outcome, response_bytes, is_empty, args_hash, received_ms) VALUES (1, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertStartup = db.prepare(
+    'INSERT INTO startups (project_id, batch_id, session_id, client_name, received_ms) VALUES (1, 1, ?, ?, 0)',
+  );
+  const insertTool = db.prepare(
+    'INSERT INTO startup_tools (startup_id, position, name, schema_bytes) VALUES (?, ?, ?, ?)',
+  );
+  const schemaBytes = tools.map((_, i) => 200 + ((i * 137) % 900));
+  let batch: Parameters<typeof insertCall.run>[] = [];
+  const flush = db.transaction((rows: Parameters<typeof insertCall.run>[]) => {
+    for (const r of rows) insertCall.run(...r);
+  });
+  for (const c of generate(SESSIONS, perSession)) {
+    batch.push([
+      c.sessionId,
+      c.client,
+      c.tool,
+      new Date(c.t).toISOString(),
+      c.t,
+      c.duration,
+      c.outcome,
+      c.bytes,
+      c.empty ? 1 : 0,
+      c.hash,
+      c.t,
+    ]);
+    if (batch.length === 100_000) {
+      flush(batch);
+      batch = [];
+    }
   }
+  flush(batch);
+  db.transaction(() => {
+    for (let s = 0; s < SESSIONS; s++) {
+      const id = Number(
+        insertStartup.run(`s_${s.toString(16).padStart(12, '0')}`, clients[s % clients.length])
+          .lastInsertRowid,
+      );
+      tools.forEach((name, i) => insertTool.run(id, i, name, schemaBytes[i]));
+    }
+  })();
 }
-flush(batch);
-db.transaction(() => {
-  for (let s = 0; s < SESSIONS; s++) {
-    const id = Number(
-      insertStartup.run(`s_${s.toString(16).padStart(12, '0')}`, clients[s % clients.length])
-        .lastInsertRowid,
-    );
-    tools.forEach((name, i) => insertTool.run(id, i, name, schemaBytes[i]));
-  }
-})();
+const t0 = performance.now();
+if (!reuse) seedRaw();
 const tRaw = performance.now();
-metricsOf(store).rebuildAll();
-db.exec('ANALYZE');
+if (!reuse) {
+  metricsOf(store).rebuildAll();
+  db.exec('ANALYZE');
+}
 const tSeed = performance.now();
 const total = db.prepare('SELECT count(*) FROM calls').pluck().get() as number;
 
@@ -192,19 +210,21 @@ for (const c of generate(Math.ceil(LIVE_CALLS / perSession), perSession)) {
   });
 }
 const tLive0 = performance.now();
-for (let i = 0; i < live.length; i += 30) {
-  store.writeBatch({
-    keySha256: keySha,
-    keyPrefix: 'mp_live_benc',
-    receivedMs: Date.now(),
-    status: 202,
-    bodyBytes: 0,
-    userAgent: null,
-    error: null,
-    calls: live.slice(i, i + 30),
-    startups: [],
-    rejections: [],
-  });
+if (!reuse) {
+  for (let i = 0; i < live.length; i += 30) {
+    store.writeBatch({
+      keySha256: keySha,
+      keyPrefix: 'mp_live_benc',
+      receivedMs: Date.now(),
+      status: 202,
+      bodyBytes: 0,
+      userAgent: null,
+      error: null,
+      calls: live.slice(i, i + 30),
+      startups: [],
+      rejections: [],
+    });
+  }
 }
 const tLive = performance.now() - tLive0;
 
@@ -232,12 +252,17 @@ const snap = () =>
       .raw()
       .all(),
   ]);
-const before = snap();
-metricsOf(store).rebuildAll();
-if (snap() !== before) {
-  console.error('incremental maintenance disagrees with a rebuild');
-  process.exitCode = 1;
+const check = !reuse && !process.argv.includes('--no-check');
+const tCheck0 = performance.now();
+if (check) {
+  const before = snap();
+  metricsOf(store).rebuildAll();
+  if (snap() !== before) {
+    console.error('incremental maintenance disagrees with a rebuild');
+    process.exitCode = 1;
+  }
 }
+const tCheck = performance.now() - tCheck0;
 
 /** One operation, run as the API runs it (its own handler, the shared filter parser). */
 const route = (name: ApiName, path: string, params: Record<string, string> = {}) => {
@@ -257,11 +282,11 @@ const route = (name: ApiName, path: string, params: Record<string, string> = {})
 const bare = db.prepare('SELECT tool_name, count(*) FROM calls GROUP BY tool_name');
 const bareQuery = () => bare.all().length;
 
-/** Median of `RUNS` timed runs after one warm-up. */
-function time(fn: () => unknown): number {
+/** Median of `runs` timed runs after one warm-up. */
+function time(fn: () => unknown, runs = RUNS): number {
   fn();
   const xs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const a = performance.now();
     fn();
     xs.push(performance.now() - a);
@@ -323,7 +348,7 @@ const cases: [string, () => unknown, boolean][] = [
 const rows: string[] = [];
 let failed = false;
 for (const [name, fn, required] of cases) {
-  const b = time(bareQuery);
+  const b = time(bareQuery, BARE_RUNS);
   const ms = time(fn);
   const ratio = ms / b;
   const ok = ms < 250 && ratio <= 3;
@@ -336,11 +361,22 @@ for (const [name, fn, required] of cases) {
 console.log(
   `\n${total.toLocaleString('en-US')} calls, ${SESSIONS.toLocaleString('en-US')} sessions, ${TOOLS} tools — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version}`,
 );
+const mib = (f: string): string =>
+  existsSync(f) ? `${(statSync(f).size / 2 ** 20).toFixed(0)} MiB` : '0 MiB';
 console.log(
-  `seeding: raw rows ${((tRaw - t0) / 1000).toFixed(1)} s, full rebuild of derived columns and rollups ${((tSeed - tRaw) / 1000).toFixed(1)} s`,
+  reuse
+    ? `reused ${keptPath}: opening it (migrations included) took ${(tOpen / 1000).toFixed(1)} s`
+    : `seeding: raw rows ${((tRaw - t0) / 1000).toFixed(1)} s, full rebuild of derived columns and rollups ${((tSeed - tRaw) / 1000).toFixed(1)} s`,
 );
+if (!reuse)
+  console.log(
+    `live ingest through the real writer: ${live.length.toLocaleString('en-US')} calls in ${(live.length / 30).toFixed(0)} requests, ${(tLive / 1000).toFixed(2)} s (${((tLive / live.length) * 30).toFixed(2)} ms per 30-call request, ${Math.round(live.length / (tLive / 1000)).toLocaleString('en-US')} calls/s); incremental = rebuild: ${check ? (process.exitCode ? 'NO' : `yes (checked in ${(tCheck / 1000).toFixed(1)} s)`) : 'not checked'}`,
+  );
 console.log(
-  `live ingest through the real writer: ${live.length.toLocaleString('en-US')} calls in ${(live.length / 30).toFixed(0)} requests, ${(tLive / 1000).toFixed(2)} s (${((tLive / live.length) * 30).toFixed(2)} ms per 30-call request, ${Math.round(live.length / (tLive / 1000)).toLocaleString('en-US')} calls/s); incremental = rebuild: ${process.exitCode ? 'NO' : 'yes'}`,
+  `database ${mib(store.path)} (WAL ${mib(`${store.path}-wal`)}); load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
 );
 console.log(`median of ${RUNS} runs after a warm-up; target: < 250 ms and ≤ 3× the bare query\n`);
 console.log('| query | ms | bare GROUP BY ms | ratio | within target |');
@@ -351,5 +387,5 @@ if (process.argv.includes('--keep')) {
   process.exit(0);
 }
 store.close();
-rmSync(dir, { recursive: true, force: true });
+if (dir) rmSync(dir, { recursive: true, force: true });
 if (failed) process.exitCode = 1;

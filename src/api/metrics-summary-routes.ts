@@ -1,7 +1,7 @@
 /** Summary routes: the view's headline numbers, its insights and its clients. */
 import { firstCallSuccessOf, groupStats, rate, totalStats } from '../metrics/aggregate.js';
 import { INSIGHT_MIN_CALLS, THRESHOLDS } from '../shared/metric-constants.js';
-import { buildSummary, insightsOf, logHistogramOfCounts } from '../metrics/report.js';
+import { buildSummary, insightsOf } from '../metrics/report.js';
 import { withContentInsights } from '../metrics/insights.js';
 import { metricsOf, type MetricsQueries } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
@@ -37,7 +37,7 @@ export const metricsSummaryRoutes = {
       ...summary,
       // The Overview's latency chart: the tool page's log buckets over the whole view, from
       // the histogram the percentiles already read (no second scan of the calls).
-      latency: { ...summary.latency, histogram: logHistogramOfCounts(percentiles.durations()) },
+      latency: { ...summary.latency, histogram: percentiles.histogram() },
       filter: echo(filter),
     };
   },

@@ -1,12 +1,6 @@
 /** Tool routes: the tools table, one tool's page, and tool pairs. */
 import { firstCallSuccessOf, groupStats, rate } from '../metrics/aggregate.js';
-import {
-  buildToolSummaries,
-  chainViews,
-  insightsOf,
-  logHistogramOfCounts,
-  sizeHistogramOf,
-} from '../metrics/report.js';
+import { buildToolSummaries, chainViews, insightsOf, sizeHistogramOf } from '../metrics/report.js';
 import { costUsd, tokensOf } from '../metrics/sizes.js';
 import { metricsOf } from '../store/metrics/queries.js';
 import type { CallFilter } from '../shared/rows.js';
@@ -55,7 +49,7 @@ export const metricsToolRoutes = {
       insights: insightsOf(tools, byTool, badArgsRunsOf(m, f, tools)),
       latency: {
         ...tool.latency,
-        histogram: logHistogramOfCounts(percentiles.durations()),
+        histogram: percentiles.histogram(),
       },
       sizes: {
         histogram: sizes,

@@ -55,6 +55,30 @@ export function splitByDay(
   return { days: { from: firstDay, to: lastDay }, edges };
 }
 
+/** A range split three ways: whole days, whole hours beside them, partial hours at the ends. */
+export interface HourSplit {
+  /** Whole UTC hours of the range (null when none fits): `days` and `hours` tile it. */
+  whole: Span | null;
+  /** Whole UTC days inside `whole`. */
+  days: Span | null;
+  /** Whole hours of `whole` outside `days` (at most two spans). */
+  hours: Span[];
+  /** The parts of the range that are not whole hours (at most two spans), read raw. */
+  partial: Span[];
+}
+
+/**
+ * Splits a range for rollups kept by day and by hour: whole days from the daily rows, whole
+ * hours at the edges from the hourly ones, and only the partial hours at the ends from raw
+ * calls — so a range costs at most two hours of raw calls whatever its length.
+ */
+export function splitByHours(range: Span): HourSplit {
+  const { days: whole, edges: partial } = splitByDay(range, HOUR_MS);
+  if (!whole) return { whole: null, days: null, hours: [], partial };
+  const { days, edges: hours } = splitByDay(whole, DAY_MS);
+  return { whole, days, hours, partial };
+}
+
 /** Fills every bucket between `from` and `to` with `make(start)` where no value exists. */
 export function gapFill<T>(
   starts: readonly number[],

@@ -110,8 +110,17 @@ export function snapshot(store: Store) {
     hourly: q(
       'SELECT * FROM metrics_hourly WHERE calls <> 0 ORDER BY project_id, hour_ms, oc, link',
     ),
-    latencyHourly: q(
-      'SELECT * FROM metrics_latency_hourly WHERE n <> 0 ORDER BY project_id, hour_ms, bucket',
+    hourStats: q(
+      'SELECT * FROM metrics_hour_stats WHERE calls <> 0 OR units <> 0 ORDER BY project_id, hour_ms, tool_name, client_name, oc, link, head',
+    ),
+    latencyDays: q(
+      'SELECT * FROM metrics_latency_days WHERE n <> 0 ORDER BY project_id, tool_name, day_ms, bucket',
+    ),
+    latencyHours: q(
+      'SELECT * FROM metrics_latency_hours WHERE n <> 0 ORDER BY project_id, tool_name, hour_ms, bucket',
+    ),
+    sessionHours: q(
+      'SELECT * FROM metrics_session_hours WHERE calls <> 0 ORDER BY project_id, hour_ms, session_id, client_name',
     ),
     chains: q('SELECT * FROM metrics_chains ORDER BY run_id'),
   };

@@ -9,7 +9,7 @@ import { OUTCOME_CLASSES } from '../../src/shared/outcomes.js';
 import { latencyBucketIndex, percentiles, histogramOf } from '../../src/metrics/latency.js';
 import { deriveSession, LINK, type DerivedFacts } from '../../src/metrics/links.js';
 import { sizeBucket } from '../../src/metrics/sizes.js';
-import { buildSummary } from '../../src/metrics/report.js';
+import { buildSummary, logHistogramOfCounts } from '../../src/metrics/report.js';
 import { metricsOf } from '../../src/store/metrics/queries.js';
 import type { CallFilter } from '../../src/shared/rows.js';
 import { BASE, call, startup, tempStore, write } from './helpers.js';
@@ -176,8 +176,8 @@ function reference(f: CallFilter) {
     outcomes,
     buckets,
     p,
-    // The exact duration histogram the Overview's log buckets are drawn from.
-    durations: histogramOf(xs.map((c) => c.duration)),
+    // The Overview's log-bucket duration histogram (counts and duration sums).
+    durations: logHistogramOfCounts(histogramOf(xs.map((c) => c.duration))),
     units: xs.reduce((a, c) => a + c.bytes, 0),
     tools: [...tools.entries()]
       .map(([name, t]) => ({
@@ -237,7 +237,7 @@ function actual(f: CallFilter) {
     outcomes: s.outcomes,
     buckets: Object.values(s.latency.buckets),
     p: { p50_ms: s.latency.p50_ms, p95_ms: s.latency.p95_ms, p99_ms: s.latency.p99_ms },
-    durations: pct.durations(),
+    durations: pct.histogram(),
     units: s.cost.response_units,
     tools: s.tools
       .filter((t) => t.calls > 0)

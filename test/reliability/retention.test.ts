@@ -37,7 +37,12 @@ function derivedState(store: Store) {
     latency: all('SELECT * FROM metrics_latency WHERE n <> 0 ORDER BY 1, 2, 3'),
     durations: all('SELECT * FROM metrics_durations WHERE n <> 0 ORDER BY 1, 2'),
     hourly: all('SELECT * FROM metrics_hourly WHERE calls <> 0 ORDER BY 1, 2, 3, 4'),
-    latencyHourly: all('SELECT * FROM metrics_latency_hourly WHERE n <> 0 ORDER BY 1, 2, 3'),
+    hourStats: all(
+      'SELECT * FROM metrics_hour_stats WHERE calls <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7',
+    ),
+    latencyDays: all('SELECT * FROM metrics_latency_days WHERE n <> 0 ORDER BY 1, 2, 3, 4'),
+    latencyHours: all('SELECT * FROM metrics_latency_hours WHERE n <> 0 ORDER BY 1, 2, 3, 4'),
+    sessionHours: all('SELECT * FROM metrics_session_hours WHERE calls <> 0 ORDER BY 1, 2, 3, 4'),
     chains: all('SELECT * FROM metrics_chains ORDER BY run_id'),
   };
 }

@@ -62,35 +62,170 @@ const linkSql = (t: string, h: string, ot: string, oh: string): string =>
         WHEN ${h} = '${UNKNOWN_HASH}' OR ${oh} = '${UNKNOWN_HASH}' THEN 3
         WHEN ${h} = ${oh} THEN 2 ELSE 1 END`;
 
-/** The derived tables keyed by project (a deleted project takes its rows along). */
-export const DERIVED_TABLES = [
-  'metrics_daily',
-  'metrics_sessions',
-  'metrics_pairs',
-  'metrics_sizes',
-  'metrics_latency',
-  'metrics_durations',
-  'metrics_hourly',
-  'metrics_latency_hourly',
-  'metrics_chains',
+/**
+ * The derived tables keyed by project (a deleted project takes its rows along), each with the
+ * migration that created it and, for a table a later one replaced, the one that dropped it: a
+ * migration's backfill fills exactly the tables that existed at its version.
+ */
+const DERIVED: { table: string; since: number; until?: number }[] = [
+  { table: 'metrics_daily', since: 2 },
+  { table: 'metrics_sessions', since: 2 },
+  { table: 'metrics_pairs', since: 2 },
+  { table: 'metrics_sizes', since: 2 },
+  { table: 'metrics_latency', since: 2 },
+  { table: 'metrics_durations', since: 2 },
+  { table: 'metrics_hourly', since: 2 },
+  { table: 'metrics_latency_hourly', since: 2, until: 8 },
+  { table: 'metrics_chains', since: 2 },
+  { table: 'metrics_hour_stats', since: 8 },
+  { table: 'metrics_latency_days', since: 8 },
+  { table: 'metrics_latency_hours', since: 8 },
+  { table: 'metrics_session_hours', since: 8 },
 ];
+
+/** The newest schema version whose derived tables {@link rebuildSql} fills by default. */
+export const DERIVED_VERSION = 8;
+
+/** The derived tables at a schema version (the current ones by default). */
+export const derivedTablesAt = (version = DERIVED_VERSION): string[] =>
+  DERIVED.filter((d) => d.since <= version && (d.until === undefined || d.until > version)).map(
+    (d) => d.table,
+  );
+
+/** The derived tables of the current schema. */
+export const DERIVED_TABLES = derivedTablesAt();
+
+/** `INSERT … SELECT` statements filling one derived table from the calls matching `where`. */
+type Fill = (where: string) => string;
+
+const DAY = DAY_SQL('started_ms');
+const HOUR = HOUR_SQL('started_ms');
+const FINE = FINE_BUCKET_SQL('duration_ms');
+
+/** Daily rows and their all-time twins from one grouped select. */
+const dailyAndAllTime =
+  (table: string, cols: string, select: (dayExpr: string, where: string) => string): Fill =>
+  (where) =>
+    `INSERT INTO ${table} (${cols}) ${select(DAY, where)};
+INSERT INTO ${table} (${cols}) ${select(String(ALL_TIME), where)};`;
+
+/** Per tool and for all tools (`tool_name` ''), by a time unit, in fine latency buckets. */
+const latencyBy =
+  (table: string, timeCol: string, unit: string): Fill =>
+  (where) =>
+    `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms)
+SELECT project_id, tool_name, ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;
+INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms)
+SELECT project_id, '', ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 3, 4;`;
+
+/** How each rollup is filled from raw calls (facts already derived); sessions, chains below. */
+const FILLS: Record<string, Fill> = {
+  metrics_daily: dailyAndAllTime(
+    'metrics_daily',
+    'project_id, day_ms, tool_name, client_name, oc, link, head, calls, units, duration, l0, l1, l2, l3',
+    (
+      d,
+      where,
+    ) => `SELECT project_id, ${d}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
+       count(*), sum(response_bytes), sum(duration_ms), ${LATENCY_SUMS_SQL()}
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+  ),
+  metrics_pairs: dailyAndAllTime(
+    'metrics_pairs',
+    'project_id, day_ms, client_name, from_tool, to_tool, n',
+    (d, where) => `SELECT project_id, ${d}, client_name, prev_tool, tool_name, count(*)
+FROM main.calls WHERE ${where} AND prev_tool IS NOT NULL AND prev_tool <> tool_name GROUP BY 1, 2, 3, 4, 5`,
+  ),
+  metrics_sizes: dailyAndAllTime(
+    'metrics_sizes',
+    'project_id, day_ms, tool_name, client_name, bucket, n, units',
+    (
+      d,
+      where,
+    ) => `SELECT project_id, ${d}, tool_name, client_name, size_bucket, count(*), sum(response_bytes)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
+  ),
+  metrics_durations: (where) => `INSERT INTO metrics_durations (project_id, duration_ms, n)
+SELECT project_id, duration_ms, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2;`,
+  metrics_latency: (where) => `INSERT INTO metrics_latency (project_id, tool_name, bucket, n)
+SELECT project_id, tool_name, ${FINE}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;
+INSERT INTO metrics_latency (project_id, tool_name, bucket, n)
+SELECT project_id, '', ${FINE}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 3;`,
+  metrics_hourly: (
+    where,
+  ) => `INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units)
+SELECT project_id, ${HOUR}, ${OC_SQL()}, link, count(*), sum(response_bytes)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;`,
+  metrics_latency_hourly: (
+    where,
+  ) => `INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n)
+SELECT project_id, ${HOUR}, ${OCTAVE_SQL('duration_ms')}, count(*)
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;`,
+  metrics_hour_stats: (
+    where,
+  ) => `INSERT INTO metrics_hour_stats (project_id, hour_ms, tool_name, client_name, oc, link, head,
+                                calls, units, duration, l0, l1, l2, l3)
+SELECT project_id, ${HOUR}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
+       count(*), sum(response_bytes), sum(duration_ms), ${LATENCY_SUMS_SQL()}
+FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7;`,
+  metrics_latency_days: latencyBy('metrics_latency_days', 'day_ms', DAY),
+  metrics_latency_hours: latencyBy('metrics_latency_hours', 'hour_ms', HOUR),
+  metrics_session_hours: (
+    where,
+  ) => `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)
+SELECT project_id, ${HOUR}, session_id, client_name, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;`,
+  metrics_sessions: (
+    where,
+  ) => `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
+                              ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links,
+                              chains, units, duration, slow)
+SELECT project_id, session_id, client_name, min(started_ms), max(started_ms), max(started_ms + duration_ms),
+       count(*), sum(${OC_SQL()} = 0), sum(${OC_SQL()} = 1), sum(${OC_SQL()} = 2), sum(${OC_SQL()} = 3),
+       sum(${OC_SQL()} = 4), sum(fcs), sum(link = 1), sum(link = 2), sum(link = 3), sum(${HEAD_SQL()}),
+       sum(response_bytes), sum(duration_ms), sum(duration_ms >= ${SLOW_CALL_MS})
+FROM main.calls WHERE ${where} GROUP BY project_id, session_id, client_name;`,
+  metrics_chains: (
+    where,
+  ) => `INSERT INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name, first_ms, last_ms, last_end_ms,
+                            calls, retries, repeats, unknown_links, resolved, tail_id)
+SELECT c.run_id, c.project_id, c.session_id, c.tool_name, h.client_name, min(c.started_ms), max(c.started_ms),
+       max(CASE WHEN c.link = 0 THEN c.started_ms + c.duration_ms END), count(*), sum(c.link = 1), sum(c.link = 2),
+       sum(c.link = 3), max(CASE WHEN c.link = 0 THEN (c.outcome = 'ok' AND c.is_empty = 0) END),
+       max(CASE WHEN c.link = 0 THEN c.id END)
+FROM main.calls c JOIN main.calls h ON h.id = c.run_id
+WHERE c.chain = 1 AND ${where.replace('project_id', 'c.project_id')} GROUP BY c.run_id;`,
+};
+
+/** The condition on `calls` for one project or all of them. */
+function whereProject(projectId?: number): string {
+  if (projectId !== undefined && !Number.isSafeInteger(projectId))
+    throw new Error('bad project id');
+  return projectId === undefined ? '1' : `project_id = ${projectId}`;
+}
+
+/**
+ * Fills `tables` (emptied first) from the calls' stored facts, for one project or all: a
+ * migration that adds rollups backfills only those, without re-deriving the facts.
+ */
+export function fillSql(tables: readonly string[], projectId?: number): string {
+  const where = whereProject(projectId);
+  return [
+    ...tables.map((t) => `DELETE FROM ${t} WHERE ${where};`),
+    ...tables.map((t) => FILLS[t]!(where)),
+  ].join('\n');
+}
 
 /**
  * Recomputes every derived column and rollup from the raw calls, for one project or all.
- * Used by migration 002 (backfill), after deletions (`metrics_dirty`), and by the bench's bulk
- * path. Window functions over the whole table: seconds for a million rows, so never per query.
+ * Used by migration 002 (backfill, at its own version's tables), after deletions
+ * (`metrics_dirty`), and by the bench's bulk path. Window functions over the whole table:
+ * seconds for a million rows, so never per query.
  */
-export function rebuildSql(projectId?: number): string {
-  if (projectId !== undefined && !Number.isSafeInteger(projectId))
-    throw new Error('bad project id');
-  const where = projectId === undefined ? '1' : `project_id = ${projectId}`;
-  const day = DAY_SQL('started_ms');
-  /** Daily rows and their all-time twins from one grouped select. */
-  const both = (table: string, cols: string, select: (dayExpr: string) => string): string =>
-    `INSERT INTO ${table} (${cols}) ${select(day)};
-INSERT INTO ${table} (${cols}) ${select(String(ALL_TIME))};`;
+export function rebuildSql(projectId?: number, version = DERIVED_VERSION): string {
+  const where = whereProject(projectId);
+  const tables = derivedTablesAt(version);
   return /* sql */ `
-${DERIVED_TABLES.map((t) => `DELETE FROM ${t} WHERE ${where};`).join('\n')}
+${tables.map((t) => `DELETE FROM ${t} WHERE ${where};`).join('\n')}
 DROP TABLE IF EXISTS temp.metrics_rebuild;
 CREATE TEMP TABLE metrics_rebuild (
   id INTEGER PRIMARY KEY, link INTEGER, prev_link INTEGER, fcs INTEGER, run_id INTEGER,
@@ -123,55 +258,7 @@ UPDATE main.calls SET link = r.link, prev_link = r.prev_link, fcs = r.fcs, run_i
        chain = r.chain, prev_tool = r.prev_tool, size_bucket = r.size_bucket
 FROM temp.metrics_rebuild r WHERE main.calls.id = r.id;
 DROP TABLE temp.metrics_rebuild;
-${both(
-  'metrics_daily',
-  'project_id, day_ms, tool_name, client_name, oc, link, head, calls, units, duration, l0, l1, l2, l3',
-  (d) => `SELECT project_id, ${d}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
-       count(*), sum(response_bytes), sum(duration_ms), ${LATENCY_SUMS_SQL()}
-FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7`,
-)}
-${both(
-  'metrics_pairs',
-  'project_id, day_ms, client_name, from_tool, to_tool, n',
-  (d) => `SELECT project_id, ${d}, client_name, prev_tool, tool_name, count(*)
-FROM main.calls WHERE ${where} AND prev_tool IS NOT NULL AND prev_tool <> tool_name GROUP BY 1, 2, 3, 4, 5`,
-)}
-${both(
-  'metrics_sizes',
-  'project_id, day_ms, tool_name, client_name, bucket, n, units',
-  (
-    d,
-  ) => `SELECT project_id, ${d}, tool_name, client_name, size_bucket, count(*), sum(response_bytes)
-FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
-)}
-INSERT INTO metrics_durations (project_id, duration_ms, n)
-SELECT project_id, duration_ms, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2;
-INSERT INTO metrics_latency (project_id, tool_name, bucket, n)
-SELECT project_id, tool_name, ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;
-INSERT INTO metrics_latency (project_id, tool_name, bucket, n)
-SELECT project_id, '', ${FINE_BUCKET_SQL('duration_ms')}, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 3;
-INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units)
-SELECT project_id, ${HOUR_SQL('started_ms')}, ${OC_SQL()}, link, count(*), sum(response_bytes)
-FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;
-INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n)
-SELECT project_id, ${HOUR_SQL('started_ms')}, ${OCTAVE_SQL('duration_ms')}, count(*)
-FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;
-INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,
-                              ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats, unknown_links,
-                              chains, units, duration, slow)
-SELECT project_id, session_id, client_name, min(started_ms), max(started_ms), max(started_ms + duration_ms),
-       count(*), sum(${OC_SQL()} = 0), sum(${OC_SQL()} = 1), sum(${OC_SQL()} = 2), sum(${OC_SQL()} = 3),
-       sum(${OC_SQL()} = 4), sum(fcs), sum(link = 1), sum(link = 2), sum(link = 3), sum(${HEAD_SQL()}),
-       sum(response_bytes), sum(duration_ms), sum(duration_ms >= ${SLOW_CALL_MS})
-FROM main.calls WHERE ${where} GROUP BY project_id, session_id, client_name;
-INSERT INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name, first_ms, last_ms, last_end_ms,
-                            calls, retries, repeats, unknown_links, resolved, tail_id)
-SELECT c.run_id, c.project_id, c.session_id, c.tool_name, h.client_name, min(c.started_ms), max(c.started_ms),
-       max(CASE WHEN c.link = 0 THEN c.started_ms + c.duration_ms END), count(*), sum(c.link = 1), sum(c.link = 2),
-       sum(c.link = 3), max(CASE WHEN c.link = 0 THEN (c.outcome = 'ok' AND c.is_empty = 0) END),
-       max(CASE WHEN c.link = 0 THEN c.id END)
-FROM main.calls c JOIN main.calls h ON h.id = c.run_id
-WHERE c.chain = 1 AND ${where.replace('project_id', 'c.project_id')} GROUP BY c.run_id;
+${tables.map((t) => FILLS[t]!(where)).join('\n')}
 DELETE FROM metrics_dirty WHERE ${where};
 `;
 }

@@ -183,5 +183,5 @@ CREATE TRIGGER metrics_calls_deleted AFTER DELETE ON calls BEGIN
   INSERT OR IGNORE INTO metrics_dirty (project_id) VALUES (old.project_id);
 END;
 
-${rebuildSql()}
+${rebuildSql(undefined, 2)}
 `;

@@ -10,6 +10,7 @@ import * as m004 from './004-spool.js';
 import * as m005 from './005-agreements.js';
 import * as m006 from './006-proxy-content.js';
 import * as m007 from './007-misdirected-and-omitted.js';
+import * as m008 from './008-hourly-rollups.js';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'agreements', sql: m005.sql },
   { version: 6, name: 'proxy-content', sql: m006.sql },
   { version: 7, name: 'misdirected-and-omitted', sql: m007.sql },
+  { version: 8, name: 'hourly-rollups', sql: m008.sql },
 ];

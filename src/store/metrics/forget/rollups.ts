@@ -15,7 +15,6 @@ import {
   HOUR_SQL,
   LATENCY_SUMS_SQL,
   OC_SQL,
-  OCTAVE_SQL,
 } from '../sql.js';
 
 /**
@@ -39,6 +38,27 @@ const HOUR = HOUR_SQL('started_ms');
 const BOTH_DAYS: Record<string, string>[] = [{}, { day_ms: String(ALL_TIME) }];
 const COUNT_N: Pick<Rollup, 'sums' | 'count'> = { sums: [['n'], 'count(*) AS n'], count: 'n' };
 
+/** The stat columns of `metrics_daily` and `metrics_hour_stats`. */
+const STAT_SUMS: Rollup['sums'] = [
+  ['calls', 'units', 'duration', 'l0', 'l1', 'l2', 'l3'],
+  `count(*) AS calls, sum(response_bytes) AS units, sum(duration_ms) AS duration,
+   ${LATENCY_SUMS_SQL()}`,
+];
+
+/** Fine latency buckets with their duration sums by a time unit, per tool and for all tools. */
+const latencyBy = (table: string, timeCol: string, unit: string): Rollup => ({
+  table,
+  keys: {
+    project_id: 'project_id',
+    tool_name: 'tool_name',
+    [timeCol]: unit,
+    bucket: FINE_BUCKET_SQL('duration_ms'),
+  },
+  sums: [['n', 'ms'], 'count(*) AS n, sum(duration_ms) AS ms'],
+  count: 'n',
+  variants: [{}, { tool_name: "''" }],
+});
+
 /** Every rollup but sessions and chains, table for table with `rebuildSql`. */
 export const ROLLUPS: Rollup[] = [
   {
@@ -52,11 +72,7 @@ export const ROLLUPS: Rollup[] = [
       link: 'link',
       head: HEAD_SQL(),
     },
-    sums: [
-      ['calls', 'units', 'duration', 'l0', 'l1', 'l2', 'l3'],
-      `count(*) AS calls, sum(response_bytes) AS units, sum(duration_ms) AS duration,
-       ${LATENCY_SUMS_SQL()}`,
-    ],
+    sums: STAT_SUMS,
     count: 'calls',
     variants: BOTH_DAYS,
   },
@@ -110,9 +126,32 @@ export const ROLLUPS: Rollup[] = [
     variants: [{}],
   },
   {
-    table: 'metrics_latency_hourly',
-    keys: { project_id: 'project_id', hour_ms: HOUR, bucket: OCTAVE_SQL('duration_ms') },
-    ...COUNT_N,
+    table: 'metrics_hour_stats',
+    keys: {
+      project_id: 'project_id',
+      hour_ms: HOUR,
+      tool_name: 'tool_name',
+      client_name: 'client_name',
+      oc: OC_SQL(),
+      link: 'link',
+      head: HEAD_SQL(),
+    },
+    sums: STAT_SUMS,
+    count: 'calls',
+    variants: [{}],
+  },
+  latencyBy('metrics_latency_days', 'day_ms', DAY),
+  latencyBy('metrics_latency_hours', 'hour_ms', HOUR),
+  {
+    table: 'metrics_session_hours',
+    keys: {
+      project_id: 'project_id',
+      hour_ms: HOUR,
+      session_id: 'session_id',
+      client_name: 'client_name',
+    },
+    sums: [['calls'], 'count(*) AS calls'],
+    count: 'calls',
     variants: [{}],
   },
 ];

@@ -4,7 +4,7 @@
  */
 import { outcomeClass } from '../../../metrics/aggregate.js';
 import { SLOW_CALL_MS } from '../../../shared/metric-constants.js';
-import { fineBucket, latencyBucketIndex, octave } from '../../../metrics/latency.js';
+import { fineBucket, latencyBucketIndex } from '../../../metrics/latency.js';
 import { LINK, type DerivedFacts } from '../../../metrics/links.js';
 import { sizeBucket } from '../../../metrics/sizes.js';
 import { utcDay, utcHour } from '../../../metrics/time.js';
@@ -35,7 +35,10 @@ export function writeFactsAndRollups(
     upsertLatency,
     upsertDuration,
     upsertHourly,
-    upsertLatencyHourly,
+    upsertHourStats,
+    upsertLatencyDays,
+    upsertLatencyHours,
+    upsertSessionHours,
   } = st;
   const ids = new KeyIds();
   const daily = new Deltas(7);
@@ -45,7 +48,10 @@ export function writeFactsAndRollups(
   const latency = new Deltas(1);
   const durations = new Deltas(1);
   const hourly = new Deltas(2);
-  const latencyHourly = new Deltas(1);
+  const hourStats = new Deltas(7);
+  const latencyDays = new Deltas(2);
+  const latencyHours = new Deltas(2);
+  const sessionHours = new Deltas(1);
   /** First start, last start and last end per session (`sessionId`), for new calls. */
   const firstLast = new Map<number, [number, number, number]>();
   // Keys are two numbers (./deltas.ts): `a` names the texts — (project, tool, client) and the
@@ -99,6 +105,19 @@ export function writeFactsAndRollups(
     addDaily(r, tc, ALL_TIME, oc, f, head, lat, pair, sign);
     const p = r.project_id;
     const hour = utcHour(r.started_ms);
+    const hs = hourStats.at(tc, hour * 64 + oc * 8 + f.link * 2 + head, () => [
+      p,
+      hour,
+      r.tool_name,
+      r.client_name,
+      oc,
+      f.link,
+      head,
+    ]);
+    hs[0]! += sign;
+    hs[1]! += sign * r.response_bytes;
+    hs[2]! += sign * r.duration_ms;
+    hs[lat]! += sign;
     const h = hourly.at(p, hour * 32 + oc * 4 + f.link, () => [p, hour, oc, f.link]);
     h[0]! += sign;
     h[1]! += sign * r.response_bytes;
@@ -115,6 +134,11 @@ export function writeFactsAndRollups(
     const z = sizes.at(tc, d * 64 + sb, () => [r.project_id, d, r.tool_name, r.client_name, sb]);
     z[0]! += 1;
     z[1]! += r.response_bytes;
+  };
+  /** One call in a latency row: its count and its duration. */
+  const addLatency = (v: number[], ms: number): void => {
+    v[0]! += 1;
+    v[1]! += ms;
   };
   /** The parts that never change after insert. */
   const contributeStatic = (r: Row): void => {
@@ -141,9 +165,29 @@ export function writeFactsAndRollups(
     durations.at(p, ms, () => [p, ms])[0]! += 1;
     latency.at(ids.pair(p, ids.text(tool)), fb, () => [p, tool, fb])[0]! += 1;
     latency.at(ids.pair(p, -1), fb, () => [p, '', fb])[0]! += 1;
+    // By day and by hour, per tool and for all tools: `b` packs the time over the fine
+    // bucket (< 1024), `a` the project and tool.
+    const day = utcDay(r.started_ms);
     const hour = utcHour(r.started_ms);
-    const o = octave(ms);
-    latencyHourly.at(p, hour * 64 + o, () => [p, hour, o])[0]! += 1;
+    const toolKey = ids.pair(p, ids.text(tool));
+    const allKey = ids.pair(p, -1);
+    addLatency(
+      latencyDays.at(toolKey, day * 1024 + fb, () => [p, tool, day, fb]),
+      ms,
+    );
+    addLatency(
+      latencyDays.at(allKey, day * 1024 + fb, () => [p, '', day, fb]),
+      ms,
+    );
+    addLatency(
+      latencyHours.at(toolKey, hour * 1024 + fb, () => [p, tool, hour, fb]),
+      ms,
+    );
+    addLatency(
+      latencyHours.at(allKey, hour * 1024 + fb, () => [p, '', hour, fb]),
+      ms,
+    );
+    sessionHours.at(sk, hour, () => [p, hour, r.session_id, r.client_name])[0]! += 1;
   };
   for (const t of touched.values()) {
     const r = t.row;
@@ -171,5 +215,8 @@ export function writeFactsAndRollups(
   for (const { key, v } of latency.entries()) upsertLatency.run(...key, ...v);
   for (const { key, v } of durations.entries()) upsertDuration.run(...key, ...v);
   for (const { key, v } of hourly.entries()) upsertHourly.run(...key, ...v);
-  for (const { key, v } of latencyHourly.entries()) upsertLatencyHourly.run(...key, ...v);
+  for (const { key, v } of hourStats.entries()) upsertHourStats.run(...key, ...v);
+  for (const { key, v } of latencyDays.entries()) upsertLatencyDays.run(...key, ...v);
+  for (const { key, v } of latencyHours.entries()) upsertLatencyHours.run(...key, ...v);
+  for (const { key, v } of sessionHours.entries()) upsertSessionHours.run(...key, ...v);
 }

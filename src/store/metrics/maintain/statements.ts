@@ -149,9 +149,24 @@ export function prepareMaintainStatements(db: Database.Database) {
     `INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
   );
-  const upsertLatencyHourly = db.prepare(
-    `INSERT INTO metrics_latency_hourly (project_id, hour_ms, bucket, n) VALUES (?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  const upsertHourStats = db.prepare(
+    `INSERT INTO metrics_hour_stats (project_id, hour_ms, tool_name, client_name, oc, link, head,
+       calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
+       duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
+       l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`,
+  );
+  const upsertLatencyDays = db.prepare(
+    `INSERT INTO metrics_latency_days (project_id, tool_name, day_ms, bucket, n, ms)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`,
+  );
+  const upsertLatencyHours = db.prepare(
+    `INSERT INTO metrics_latency_hours (project_id, tool_name, hour_ms, bucket, n, ms)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`,
+  );
+  const upsertSessionHours = db.prepare(
+    `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
   );
   const dirtyProjects = db.prepare<[], { project_id: number }>(
     'SELECT project_id FROM metrics_dirty',
@@ -181,7 +196,10 @@ export function prepareMaintainStatements(db: Database.Database) {
     upsertLatency,
     upsertDuration,
     upsertHourly,
-    upsertLatencyHourly,
+    upsertHourStats,
+    upsertLatencyDays,
+    upsertLatencyHours,
+    upsertSessionHours,
     dirtyProjects,
   };
 }

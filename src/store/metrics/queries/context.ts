@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DAY_MS } from '../../../shared/metric-constants.js';
-import { splitByDay, type Span } from '../../../metrics/time.js';
+import { splitByDay, splitByHours, type Span } from '../../../metrics/time.js';
 import { statementCache } from '../../statement-cache.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import { createMetricsMaintainer } from '../maintain.js';
@@ -100,6 +100,33 @@ export function createQueryContext(db: Database.Database, readonly = false) {
     return out;
   }
 
+  /**
+   * Splits work three ways for rollups kept by day and by hour: whole days (or all time, for
+   * an unbounded range), whole hours at the edges, and only the partial hours raw. A session
+   * filter reads raw calls (one session's index range).
+   */
+  function byHours<T>(
+    f: CallFilter,
+    read: {
+      days: (p: number, span: Span) => T[];
+      hours: (p: number, span: Span) => T[];
+      raw: (p: number, span: Span) => T[];
+    },
+  ): T[] {
+    const out: T[] = [];
+    for (const p of projectsOf(f)) {
+      if (f.session !== undefined) {
+        out.push(...read.raw(p, { from: f.from, to: f.to }));
+        continue;
+      }
+      const { days, hours, partial } = splitByHours({ from: f.from, to: f.to });
+      if (days) out.push(...read.days(p, days));
+      for (const h of hours) out.push(...read.hours(p, h));
+      for (const e of partial) out.push(...read.raw(p, e));
+    }
+    return out;
+  }
+
   return {
     db,
     prepare,
@@ -112,6 +139,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
     timeShare,
     narrowIndex,
     byDays,
+    byHours,
   };
 }
 

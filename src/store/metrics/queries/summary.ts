@@ -1,24 +1,28 @@
 /** Summary queries: additive stat rows and exact percentiles, overall and per tool. */
 import type { StatRow } from '../../../metrics/aggregate.js';
 import { mergeHistograms, percentiles as percentilesOf } from '../../../metrics/latency.js';
-import type { Span } from '../../../metrics/time.js';
+import { logHistogramOfCounts } from '../../../metrics/report/histograms.js';
+import type { SizeBucketCount } from '../../../metrics/sizes.js';
+import { splitByHours, type Span } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';
+import { rangePercentileQueries } from './range-percentiles.js';
 import { conditions, RAW, rollupConditions, type Params } from './sql-parts.js';
 
 /** A view's exact percentiles, overall and per tool, and its duration histogram on demand. */
 export interface ViewPercentiles {
   overall: Percentiles;
   byTool: Map<string, Percentiles>;
-  /** Exact `[duration_ms, count]` of every call in the view, sorted by duration. */
-  durations: () => [number, number][];
+  /** The view's exact log-bucket duration histogram (counts and duration sums). */
+  histogram: () => SizeBucketCount[];
 }
 
 /** Stat rows and percentiles for a filter. */
 export function summaryQueries(ctx: QueryContext) {
-  const { prepare, projectsOf, narrowIndex, byDays } = ctx;
+  const { prepare, projectsOf, narrowIndex, byHours } = ctx;
+  const { rangePercentiles } = rangePercentileQueries(ctx);
   /** Stat rows from raw calls in `span` (any filter). */
   function rawStats(p: number, f: CallFilter, span: Span): StatRow[] {
     const w = conditions(f, RAW, span);
@@ -42,6 +46,17 @@ export function summaryQueries(ctx: QueryContext) {
         : `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
                   sum(l0), sum(l1), sum(l2), sum(l3)
            FROM metrics_daily WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
+      { ...w.params, projectId: p },
+    );
+  }
+
+  /** Stat rows from the hourly rollup for whole hours in `span`. */
+  function hourStats(p: number, f: CallFilter, span: Span): StatRow[] {
+    const w = conditions(f, { time: 'hour_ms', tool: 'tool_name', client: 'client_name' }, span);
+    return statRows(
+      `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
+              sum(l0), sum(l1), sum(l2), sum(l3)
+       FROM metrics_hour_stats WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
       { ...w.params, projectId: p },
     );
   }
@@ -97,7 +112,11 @@ export function summaryQueries(ctx: QueryContext) {
     const byTool = new Map<string, Percentiles>();
     for (const [t, list] of perTool) byTool.set(t, percentilesOf(mergeHistograms([list])));
     const overall = mergeHistograms(perTool.values());
-    return { overall: percentilesOf(overall), byTool, durations: () => overall };
+    return {
+      overall: percentilesOf(overall),
+      byTool,
+      histogram: () => logHistogramOfCounts(overall),
+    };
   }
 
   /**
@@ -122,19 +141,20 @@ export function summaryQueries(ctx: QueryContext) {
   return {
     /** Additive stat rows (tool × client × outcome class × link × chain head) for a filter. */
     stats(f: CallFilter): StatRow[] {
-      return byDays(
-        f,
-        (p, span) => dailyStats(p, f, span),
-        (p, span) => rawStats(p, f, span),
-      );
+      return byHours(f, {
+        days: (p, span) => dailyStats(p, f, span),
+        hours: (p, span) => hourStats(p, f, span),
+        raw: (p, span) => rawStats(p, f, span),
+      });
     },
 
     /**
      * Exact p50/p95/p99, overall and per tool. All-time views (no time, client or session
      * filter) find the fine bucket holding each rank in the latency rollup, then read only that
-     * bucket's durations; any other view counts the matching calls' durations exactly.
-     * `durations()` is the view's exact duration histogram: free where the exact count ran
-     * (it already holds it), one rollup read on the fast path, and only when asked for.
+     * bucket's durations; time ranges do the same over the rollups by day and by hour (plus
+     * the partial hours' raw calls, ./range-percentiles.ts); any other view counts the
+     * matching calls' durations exactly. `histogram()` is the view's exact log-bucket duration
+     * histogram, read only when asked for.
      */
     percentiles(f: CallFilter): ViewPercentiles {
       const projects = projectsOf(f);
@@ -143,6 +163,10 @@ export function summaryQueries(ctx: QueryContext) {
         f.to === undefined &&
         f.client === undefined &&
         f.session === undefined;
+      // A time range (without client or session) reads the rollups by day and by hour.
+      const ranged = f.client === undefined && f.session === undefined;
+      if (!fast && ranged && splitByHours({ from: f.from, to: f.to }).whole)
+        return rangePercentiles(projects, f);
       if (!fast) return exactPercentiles(projects, f);
       const byTool = new Map<string, Percentiles>();
       const fine = new Map<string, [number, number][]>();
@@ -174,9 +198,9 @@ export function summaryQueries(ctx: QueryContext) {
           ),
         );
       }
-      const durations = () => rollupDurations(projects, f.tool);
+      const histogram = () => logHistogramOfCounts(rollupDurations(projects, f.tool));
       if (f.tool !== undefined)
-        return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool, durations };
+        return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool, histogram };
       const overallFine = mergeHistograms(
         projects.map(
           (p) =>
@@ -193,7 +217,7 @@ export function summaryQueries(ctx: QueryContext) {
       const overall = pick(overallFine, (lo, hi) =>
         projects.flatMap((p) => exact.all(p, lo, hi) as [number, number][]),
       );
-      return { overall, byTool, durations };
+      return { overall, byTool, histogram };
     },
   };
 }

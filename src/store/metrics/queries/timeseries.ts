@@ -1,11 +1,17 @@
 /** Time series queries: buckets of calls, exact p95 per bucket, sessions started, the extent. */
 import { HOUR_MS } from '../../../shared/metric-constants.js';
-import { octave, octaveRange } from '../../../metrics/latency.js';
+import {
+  fineBucket,
+  fineBucketRange,
+  locateRank,
+  mergeHistograms,
+  valueAtRank,
+} from '../../../metrics/latency.js';
 import { bucketStart, splitByDay, type Span } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import { OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
-import { pick } from './exact-percentiles.js';
+import { fineBucketReader } from './range-percentiles.js';
 import { bucketSql, conditions, RAW } from './sql-parts.js';
 
 /**
@@ -22,6 +28,15 @@ const hourlyEligible = (f: CallFilter, widthMs: number, offsetMs: number): boole
 /** Time series of a filter. */
 export function timeseriesQueries(ctx: QueryContext) {
   const { prepare, projectsOf, narrowIndex } = ctx;
+  const readFine = fineBucketReader(ctx);
+  /** Each tool with calls in a fine bucket, and how many of all time (the walk's cost). */
+  const toolEntries = (p: number, bucket: number) =>
+    prepare(
+      `SELECT tool_name, n FROM metrics_latency
+       WHERE project_id = ? AND bucket = ? AND tool_name <> '' AND n > 0`,
+    )
+      .raw()
+      .all(p, bucket) as [string, number][];
   return {
     /**
      * Time series rows `[bucket_start, oc, link, calls, units]` for buckets of `widthMs`
@@ -127,9 +142,11 @@ export function timeseriesQueries(ctx: QueryContext) {
 
     /**
      * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without tool,
-     * client or session filters and for whole-hour offsets, whole hours come from the hourly
-     * latency rollup: it locates each bucket's p95 rank, then only that fine bucket's calls
-     * are read. Partial hours, and any other view, count the matching calls directly.
+     * client or session filters and for whole-hour offsets, whole hours come from the fine
+     * latency rollup by hour (all tools): it locates each bucket's p95 rank; the buckets whose
+     * rank falls in the same fine bucket then read that fine bucket's calls together, tool by
+     * tool, grouped by time bucket. Partial hours, and any other view, count the matching calls
+     * directly.
      */
     seriesP95(f: CallFilter, widthMs: number, offsetMs: number): Map<number, number> {
       const out = new Map<number, number>();
@@ -146,7 +163,8 @@ export function timeseriesQueries(ctx: QueryContext) {
           for (const p of projects) {
             const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
             for (const [hr, b, n] of prepare(
-              `SELECT hour_ms, bucket, n FROM metrics_latency_hourly WHERE ${w.sql} AND n > 0`,
+              `SELECT hour_ms, bucket, n FROM metrics_latency_hours
+               WHERE ${w.sql} AND tool_name = '' AND n > 0`,
             )
               .raw()
               .all({ ...w.params, projectId: p }) as [number, number, number][]) {
@@ -177,32 +195,47 @@ export function timeseriesQueries(ctx: QueryContext) {
           }
         }
       }
-      const inRange = prepare(
-        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_time
-         WHERE project_id = ? AND started_ms >= ? AND started_ms < ? AND duration_ms >= ? AND duration_ms < ?
-         GROUP BY duration_ms`,
-      ).raw();
-      const keys = new Set([...fine.keys(), ...edgeValues.keys()]);
-      for (const k of keys) {
-        const edges = edgeValues.get(k) ?? [];
+      // Where each time bucket's p95 rank falls.
+      const ranks = new Map<number, { bucket: number; rank: number }>();
+      for (const k of new Set([...fine.keys(), ...edgeValues.keys()])) {
         const counts = new Map(fine.get(k) ?? []);
-        for (const [d, n] of edges) counts.set(octave(d), (counts.get(octave(d)) ?? 0) + n);
-        const hist = [...counts.entries()].sort((x, y) => x[0] - y[0]);
-        const v = pick(
-          hist,
-          (lo, hi) => {
-            const vals: [number, number][] = edges.filter(([d]) => d >= lo && d < hi);
-            if (hours && fine.has(k)) {
-              const from = Math.max(k, hours.from ?? -Infinity);
-              const to = Math.min(k + widthMs, hours.to ?? Infinity);
-              for (const p of projects)
-                vals.push(...(inRange.all(p, from, to, lo, hi) as [number, number][]));
+        for (const [d, n] of edgeValues.get(k) ?? [])
+          counts.set(fineBucket(d), (counts.get(fineBucket(d)) ?? 0) + n);
+        const at = locateRank(
+          [...counts.entries()].sort((x, y) => x[0] - y[0]),
+          0.95,
+        );
+        if (at) ranks.set(k, at);
+      }
+      // The time buckets sharing a rank's fine bucket read its rollup-side calls at once.
+      const byFine = new Map<number, number[]>();
+      for (const [k, at] of ranks) {
+        if (!fine.get(k)?.has(at.bucket)) continue;
+        byFine.set(at.bucket, [...(byFine.get(at.bucket) ?? []), k]);
+      }
+      const rollupValues = new Map<number, [number, number][]>();
+      for (const [bucket, keys] of byFine) {
+        const span: Span = {
+          from: Math.max(Math.min(...keys), hours!.from ?? -Infinity),
+          to: Math.min(Math.max(...keys) + widthMs, hours!.to ?? Infinity),
+        };
+        const wanted = new Set(keys);
+        for (const p of projects)
+          for (const [tool, entries] of toolEntries(p, bucket))
+            for (const [k, d, n] of readFine(p, tool, bucket, span, entries, b)) {
+              if (!wanted.has(k)) continue;
+              const list = rollupValues.get(k) ?? [];
+              list.push([d, n]);
+              rollupValues.set(k, list);
             }
-            return vals;
-          },
-          [0.95],
-          octaveRange,
-        ).p95_ms;
+      }
+      for (const [k, at] of ranks) {
+        const [lo, hi] = fineBucketRange(at.bucket);
+        const values = mergeHistograms([
+          (edgeValues.get(k) ?? []).filter(([d]) => d >= lo && d < hi),
+          rollupValues.get(k) ?? [],
+        ]);
+        const v = valueAtRank(values, at.rank);
         if (v !== null) out.set(k, v);
       }
       return out;
