@@ -17,6 +17,7 @@ import { describeZodError } from '../shared/wire.js';
 import type { BatchRecord, RejectedItem, Store } from '../store/index.js';
 import type { LiveBus } from './bus.js';
 import { storeFailure, type IngestAnswer, type IngestRequest } from './examine.js';
+import { createFileLossCheck } from './file-loss.js';
 import { bearerKey, fingerprintKey, type KeyFingerprint } from './key.js';
 import { publishWritten } from './publish.js';
 import { snapshotItem, wellFormed } from './validate-item.js';
@@ -60,6 +61,8 @@ function checkMessage(
  * ingest's refusals are, so the Ingest log page shows it live.
  */
 export function createContentIngest(store: Store, bus?: LiveBus) {
+  // As at ingest: nothing is acknowledged (or logged) into a database file lost while serving.
+  const fileLost = createFileLossCheck(store);
   function refuse(
     req: IngestRequest,
     status: number,
@@ -93,6 +96,8 @@ export function createContentIngest(store: Store, bus?: LiveBus) {
   }
 
   return function handle(req: IngestRequest): IngestAnswer {
+    const lost = fileLost();
+    if (lost) return lost;
     const rawKey = bearerKey(req.authorization);
     if (rawKey === null)
       return refuse(

@@ -220,6 +220,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
 
     handleMisdirected(req, baseUrl) {
       const { answer, record, signature } = misdirectedVerdict(req, baseUrl);
+      // The hosted answer either way; a database lost while serving gets no log row.
+      if (fileLost()) return answer;
       try {
         refusals.write(record, signature);
       } catch {

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { closeSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PROXY_CONTENT_PATH } from '../../src/shared/proxy-content.js';
 import { CACHE_MS } from '../../src/store/file-guard.js';
 import { storedBySession } from '../helpers/server.js';
 import {
@@ -30,6 +31,15 @@ async function postTogether(url: string, prefix: string, n: number): Promise<Res
   return Promise.all(
     Array.from({ length: n }, (_, i) => postIngest(url, batchOf(`${prefix}_${i}`))),
   );
+}
+
+/** A content post as the proxy sends it: one session's opening request. */
+function postContent(url: string, sessionId: string): Promise<Response> {
+  return fetch(`${url}${PROXY_CONTENT_PATH}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer mp_live_lost', 'content-type': 'application/json' },
+    body: JSON.stringify({ v: 1, session_id: sessionId, messages: [] }),
+  });
 }
 
 /** Every answer is a 503 whose error names `problem` and the fix. */
@@ -113,6 +123,7 @@ describe('the database lost while serving', () => {
         try {
           for (let i = 0; i < 3; i++)
             expect((await postIngest(served.url, batchOf(`s_before_${i}`))).status).toBe(202);
+          expect((await postContent(served.url, 's_content_before')).status).toBe(202);
           expect(await statusProblem(served.url)).toBeNull();
           c.harm(db);
           // The guard's answer is reused for a few ms (src/store/file-guard.ts CACHE_MS).
@@ -123,6 +134,15 @@ describe('the database lost while serving', () => {
           // A refused request (no key) is not recorded into the lost file either.
           const noKey = await fetch(`${served.url}/v1/ingest`, { method: 'POST', body: '{}' });
           expect(noKey.status).toBe(503);
+          // Nor is the proxy's content: its local route refuses the same way.
+          await expectRefused([await postContent(served.url, 's_content')], problem);
+          // A misdirected post keeps the hosted answer; it just gets no log row.
+          const stray = await fetch(`${served.url}/v1/ingest/v1/ingest`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer mp_live_lost' },
+            body: '{}',
+          });
+          expect(stray.status).toBe(404);
           expect(await statusProblem(served.url)).toBe(problem);
           expect(warnings(served)).toEqual([
             `mcpulse-devtools: database ${problem} — new batches are refused (503) so none is ` +
