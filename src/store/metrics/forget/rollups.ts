@@ -45,6 +45,28 @@ const STAT_SUMS: Rollup['sums'] = [
    ${LATENCY_SUMS_SQL()}`,
 ];
 
+/** Stat rows (tool × client × outcome class × link × chain head) by a time unit. */
+const statsBy = (
+  table: string,
+  timeCol: string,
+  unit: string,
+  variants: Rollup['variants'],
+): Rollup => ({
+  table,
+  keys: {
+    project_id: 'project_id',
+    [timeCol]: unit,
+    tool_name: 'tool_name',
+    client_name: 'client_name',
+    oc: OC_SQL(),
+    link: 'link',
+    head: HEAD_SQL(),
+  },
+  sums: STAT_SUMS,
+  count: 'calls',
+  variants,
+});
+
 /** Fine latency buckets with their duration sums by a time unit, per tool and for all tools. */
 const latencyBy = (table: string, timeCol: string, unit: string): Rollup => ({
   table,
@@ -61,21 +83,7 @@ const latencyBy = (table: string, timeCol: string, unit: string): Rollup => ({
 
 /** Every rollup but sessions and chains, table for table with `rebuildSql`. */
 export const ROLLUPS: Rollup[] = [
-  {
-    table: 'metrics_daily',
-    keys: {
-      project_id: 'project_id',
-      day_ms: DAY,
-      tool_name: 'tool_name',
-      client_name: 'client_name',
-      oc: OC_SQL(),
-      link: 'link',
-      head: HEAD_SQL(),
-    },
-    sums: STAT_SUMS,
-    count: 'calls',
-    variants: BOTH_DAYS,
-  },
+  statsBy('metrics_daily', 'day_ms', DAY, BOTH_DAYS),
   {
     table: 'metrics_pairs',
     keys: {
@@ -125,21 +133,7 @@ export const ROLLUPS: Rollup[] = [
     count: 'calls',
     variants: [{}],
   },
-  {
-    table: 'metrics_hour_stats',
-    keys: {
-      project_id: 'project_id',
-      hour_ms: HOUR,
-      tool_name: 'tool_name',
-      client_name: 'client_name',
-      oc: OC_SQL(),
-      link: 'link',
-      head: HEAD_SQL(),
-    },
-    sums: STAT_SUMS,
-    count: 'calls',
-    variants: [{}],
-  },
+  statsBy('metrics_hour_stats', 'hour_ms', HOUR, [{}]),
   latencyBy('metrics_latency_days', 'day_ms', DAY),
   latencyBy('metrics_latency_hours', 'hour_ms', HOUR),
   {

@@ -7,6 +7,19 @@ import { COLS, type ChainStats, type Row } from './rows.js';
 // first into an index range, so a lookup costs the same in a session of ten calls or ten
 // thousand (docs/benchmarks.md, "Where the time goes").
 
+/** Adds a delta to one stat row (`metrics_daily`, `metrics_hour_stats`) keyed by `timeCol`. */
+const upsertStatsSql = (table: string, timeCol: string): string =>
+  `INSERT INTO ${table} (project_id, ${timeCol}, tool_name, client_name, oc, link, head,
+     calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
+     duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
+     l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`;
+
+/** Adds a delta to one fine latency bucket by a time unit, with its duration sum. */
+const upsertLatencySql = (table: string, timeCol: string): string =>
+  `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms) VALUES (?, ?, ?, ?, ?, ?)
+   ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`;
+
 /** Prepares the maintainer's statements on `db`. */
 export function prepareMaintainStatements(db: Database.Database) {
   const byIdRange = db.prepare<[number, number], Row>(
@@ -106,13 +119,7 @@ export function prepareMaintainStatements(db: Database.Database) {
     `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
        chain = @chain, prev_tool = @prev_tool, size_bucket = @size_bucket WHERE id = @id`,
   );
-  const upsertDaily = db.prepare(
-    `INSERT INTO metrics_daily (project_id, day_ms, tool_name, client_name, oc, link, head,
-       calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
-       duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
-       l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`,
-  );
+  const upsertDaily = db.prepare(upsertStatsSql('metrics_daily', 'day_ms'));
   const upsertSession = db.prepare(
     `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms,
        last_end_ms, calls, ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats,
@@ -149,21 +156,9 @@ export function prepareMaintainStatements(db: Database.Database) {
     `INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
   );
-  const upsertHourStats = db.prepare(
-    `INSERT INTO metrics_hour_stats (project_id, hour_ms, tool_name, client_name, oc, link, head,
-       calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
-       duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
-       l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`,
-  );
-  const upsertLatencyDays = db.prepare(
-    `INSERT INTO metrics_latency_days (project_id, tool_name, day_ms, bucket, n, ms)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`,
-  );
-  const upsertLatencyHours = db.prepare(
-    `INSERT INTO metrics_latency_hours (project_id, tool_name, hour_ms, bucket, n, ms)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`,
-  );
+  const upsertHourStats = db.prepare(upsertStatsSql('metrics_hour_stats', 'hour_ms'));
+  const upsertLatencyDays = db.prepare(upsertLatencySql('metrics_latency_days', 'day_ms'));
+  const upsertLatencyHours = db.prepare(upsertLatencySql('metrics_latency_hours', 'hour_ms'));
   const upsertSessionHours = db.prepare(
     `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
