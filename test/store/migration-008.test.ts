@@ -51,15 +51,13 @@ describe('migration hourly-rollups', () => {
     const daily = db.prepare('SELECT * FROM metrics_daily ORDER BY 1, 2, 3, 4, 5, 6, 7').all();
     expect(migrate(db, MIGRATIONS.slice(0, index + 1))).toBe(MIGRATIONS[index]!.version);
     const migrated = snapshot(db);
-    // Five hours over a midnight (six clock hours): rows in every new table, per tool and for all tools.
+    // Five hours over a midnight (six clock hours): rows in every new table.
     expect(migrated.metrics_hour_stats!.length).toBeGreaterThan(20);
     const hours = db.prepare(
       "SELECT DISTINCT hour_ms FROM metrics_latency_hours WHERE tool_name = ''",
     );
     expect(hours.all()).toHaveLength(6);
-    const days = db.prepare(
-      "SELECT sum(n) AS n FROM metrics_latency_days WHERE tool_name = '' GROUP BY day_ms",
-    );
+    const days = db.prepare('SELECT sum(n) AS n FROM metrics_latency_days GROUP BY day_ms');
     expect(days.all()).toEqual([{ n: 147 }, { n: 253 }]);
     expect(db.prepare('SELECT sum(calls) AS n FROM metrics_session_hours').get()).toEqual({
       n: 400,

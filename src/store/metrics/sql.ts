@@ -109,14 +109,20 @@ const dailyAndAllTime =
     `INSERT INTO ${table} (${cols}) ${select(DAY, where)};
 INSERT INTO ${table} (${cols}) ${select(String(ALL_TIME), where)};`;
 
-/** Per tool and for all tools (`tool_name` ''), by a time unit, in fine latency buckets. */
+/**
+ * Per tool, and with `allTools` also for all tools (`tool_name` ''), by a time unit, in fine
+ * latency buckets.
+ */
 const latencyBy =
-  (table: string, timeCol: string, unit: string): Fill =>
+  (table: string, timeCol: string, unit: string, allTools: boolean): Fill =>
   (where) =>
     `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms)
-SELECT project_id, tool_name, ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;
+SELECT project_id, tool_name, ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;` +
+    (allTools
+      ? `
 INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms)
-SELECT project_id, '', ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 3, 4;`;
+SELECT project_id, '', ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 3, 4;`
+      : '');
 
 /** How each rollup is filled from raw calls (facts already derived); sessions, chains below. */
 const FILLS: Record<string, Fill> = {
@@ -168,8 +174,8 @@ FROM main.calls WHERE ${where} GROUP BY 1, 2, 3;`,
 SELECT project_id, ${HOUR}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQL()},
        count(*), sum(response_bytes), sum(duration_ms), ${LATENCY_SUMS_SQL()}
 FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7;`,
-  metrics_latency_days: latencyBy('metrics_latency_days', 'day_ms', DAY),
-  metrics_latency_hours: latencyBy('metrics_latency_hours', 'hour_ms', HOUR),
+  metrics_latency_days: latencyBy('metrics_latency_days', 'day_ms', DAY, false),
+  metrics_latency_hours: latencyBy('metrics_latency_hours', 'hour_ms', HOUR, true),
   metrics_session_hours: (
     where,
   ) => `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)

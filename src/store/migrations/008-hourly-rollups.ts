@@ -6,9 +6,10 @@
  * calls.
  *
  * - `metrics_hour_stats`: `metrics_daily`'s stat rows by hour (the summary's edge hours).
- * - `metrics_latency_days` / `metrics_latency_hours`: fine latency buckets per tool and for all
- *   tools (`tool_name` ''), with the sum of their durations, by day and by hour: where a
- *   range's percentile ranks fall, and the duration histogram's counts and sums.
+ * - `metrics_latency_days` / `metrics_latency_hours`: fine latency buckets per tool, with the
+ *   sum of their durations, by day and by hour: where a range's percentile ranks fall, and the
+ *   duration histogram's counts and sums. The hourly table also keeps all tools together
+ *   (`tool_name` ''), which a time series' p95 per bucket reads.
  * - `metrics_session_hours`: the sessions with calls in each hour (distinct sessions of a
  *   range).
  *

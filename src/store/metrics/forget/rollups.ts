@@ -67,8 +67,8 @@ const statsBy = (
   variants,
 });
 
-/** Fine latency buckets with their duration sums by a time unit, per tool and for all tools. */
-const latencyBy = (table: string, timeCol: string, unit: string): Rollup => ({
+/** Fine latency buckets with their duration sums by a time unit, per tool (and for all tools). */
+const latencyBy = (table: string, timeCol: string, unit: string, allTools: boolean): Rollup => ({
   table,
   keys: {
     project_id: 'project_id',
@@ -78,7 +78,7 @@ const latencyBy = (table: string, timeCol: string, unit: string): Rollup => ({
   },
   sums: [['n', 'ms'], 'count(*) AS n, sum(duration_ms) AS ms'],
   count: 'n',
-  variants: [{}, { tool_name: "''" }],
+  variants: allTools ? [{}, { tool_name: "''" }] : [{}],
 });
 
 /** Every rollup but sessions and chains, table for table with `rebuildSql`. */
@@ -134,8 +134,8 @@ export const ROLLUPS: Rollup[] = [
     variants: [{}],
   },
   statsBy('metrics_hour_stats', 'hour_ms', HOUR, [{}]),
-  latencyBy('metrics_latency_days', 'day_ms', DAY),
-  latencyBy('metrics_latency_hours', 'hour_ms', HOUR),
+  latencyBy('metrics_latency_days', 'day_ms', DAY, false),
+  latencyBy('metrics_latency_hours', 'hour_ms', HOUR, true),
   {
     table: 'metrics_session_hours',
     keys: {

@@ -162,21 +162,18 @@ export function writeFactsAndRollups(
     addSize(r, tc, utcDay(r.started_ms), sb);
     addSize(r, tc, ALL_TIME, sb);
     const fb = fineBucket(ms);
-    durations.at(p, ms, () => [p, ms])[0]! += 1;
-    latency.at(ids.pair(p, ids.text(tool)), fb, () => [p, tool, fb])[0]! += 1;
-    latency.at(ids.pair(p, -1), fb, () => [p, '', fb])[0]! += 1;
-    // By day and by hour, per tool and for all tools: `b` packs the time over the fine
-    // bucket (< 1024), `a` the project and tool.
-    const day = utcDay(r.started_ms);
-    const hour = utcHour(r.started_ms);
     const toolKey = ids.pair(p, ids.text(tool));
     const allKey = ids.pair(p, -1);
+    durations.at(p, ms, () => [p, ms])[0]! += 1;
+    latency.at(toolKey, fb, () => [p, tool, fb])[0]! += 1;
+    latency.at(allKey, fb, () => [p, '', fb])[0]! += 1;
+    // By day per tool (a range's percentiles are read tool by tool), by hour per tool and for
+    // all tools (the time series' p95): `b` packs the time over the fine bucket (< 1024), `a`
+    // the project and tool.
+    const day = utcDay(r.started_ms);
+    const hour = utcHour(r.started_ms);
     addLatency(
       latencyDays.at(toolKey, day * 1024 + fb, () => [p, tool, day, fb]),
-      ms,
-    );
-    addLatency(
-      latencyDays.at(allKey, day * 1024 + fb, () => [p, '', day, fb]),
       ms,
     );
     addLatency(
