@@ -15,6 +15,7 @@ import { summaryQueries } from './queries/summary.js';
 import { timeseriesQueries } from './queries/timeseries.js';
 import { toolQueries } from './queries/tools.js';
 import { connectionOf } from '../connection.js';
+import { markAllDerived } from '../derived-queue.js';
 import type { ReadStore } from '../index.js';
 
 export { CALL_COLUMNS, type FactRow } from './queries/call-rows.js';
@@ -50,10 +51,16 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
       ).run(key, JSON.stringify(value));
     },
 
-    /** For tests and the bench: make every fact and rollup exact from raw calls. */
+    /**
+     * For tests and the bench: make every fact and rollup exact from raw calls, which leaves
+     * no call pending for the deferred queue.
+     */
     rebuildAll(): void {
       if (!maintainer) throw new Error('store opened read-only');
-      db.transaction(() => maintainer.rebuildAll())();
+      db.transaction(() => {
+        maintainer.rebuildAll();
+        markAllDerived(db);
+      })();
     },
   };
 }
