@@ -68,7 +68,9 @@ const LABEL_MATCH_SQL = `EXISTS (SELECT 1 FROM startups st INDEXED BY startups_b
  * Per (session, client) rows for sessions that sent a startup and no call at all — a client
  * that connected, listed the tools and left is a session too ("no tool calls"). Timed by when
  * the startups arrived (a startup has no start time of its own); the same columns, in the same
- * order, as `metrics_sessions`. A tool filter never matches them.
+ * order, as `metrics_sessions`. A tool filter never matches them. "No call" is read from the
+ * session rollup, not the calls index: a seek into 50,000 rows instead of ten million, for every
+ * startup (120 → 21 ms on the 10M-call bench).
  */
 function startupOnlySql(f: CallFilter, inList: string, params: Params): string {
   const parts = [`st.project_id IN (${inList})`];
@@ -93,8 +95,8 @@ function startupOnlySql(f: CallFilter, inList: string, params: Params): string {
       0 AS empty, 0 AS bad_args, 0 AS tool_error, 0 AS crashed, 0 AS fcs, 0 AS retries,
       0 AS repeats, 0 AS unknown_links, 0 AS chains, 0 AS units, 0 AS duration, 0 AS slow
     FROM startups st INDEXED BY startups_by_session
-    WHERE ${parts.join(' AND ')} AND NOT EXISTS (SELECT 1 FROM calls c INDEXED BY calls_by_session
-      WHERE c.project_id = st.project_id AND c.session_id = st.session_id)
+    WHERE ${parts.join(' AND ')} AND NOT EXISTS (SELECT 1 FROM metrics_sessions m
+      WHERE m.project_id = st.project_id AND m.session_id = st.session_id AND m.calls > 0)
     GROUP BY st.project_id, st.session_id, st.client_name`;
 }
 
