@@ -36,39 +36,40 @@ function rangedSessions(f: CallFilter): { sql: string; params: Params } | null {
 /** Distinct-session counts for a filter. */
 export function sessionCountQueries(ctx: QueryContext) {
   const { prepare, projectsOf, narrowIndex } = ctx;
+
+  /**
+   * `(session_id, client_name)` rows (repeats allowed) of the sessions with calls matching the
+   * filter in project `p`: the session rollup when only a client narrows the view, the hourly
+   * session rollup for a time range, else the matching calls through the narrowest index.
+   */
+  function sessionRows(p: number, f: CallFilter): { sql: string; params: Params } {
+    const plain =
+      f.from === undefined && f.to === undefined && f.tool === undefined && f.session === undefined;
+    if (plain) {
+      const w = conditions(f, { client: 'client_name' });
+      return {
+        sql: `SELECT session_id, client_name FROM metrics_sessions WHERE ${w.sql} AND calls > 0`,
+        params: { ...w.params, projectId: p },
+      };
+    }
+    const ranged = rangedSessions(f);
+    if (ranged) return { sql: ranged.sql, params: { ...ranged.params, projectId: p } };
+    const w = conditions(f, RAW);
+    return {
+      sql: `SELECT session_id, client_name FROM calls ${narrowIndex(p, f, true)} WHERE ${w.sql}`,
+      params: { ...w.params, projectId: p },
+    };
+  }
+
   return {
     /** Distinct sessions with at least one call matching the filter. */
     sessionCount(f: CallFilter): number {
       let n = 0;
-      const ranged = rangedSessions(f);
       for (const p of projectsOf(f)) {
-        const onlyClient =
-          f.from === undefined &&
-          f.to === undefined &&
-          f.tool === undefined &&
-          f.session === undefined;
-        if (onlyClient) {
-          const w = conditions(f, { client: 'client_name' });
-          n +=
-            (prepare(
-              `SELECT count(*) FROM (SELECT DISTINCT session_id FROM metrics_sessions WHERE ${w.sql} AND calls > 0)`,
-            )
-              .pluck()
-              .get({ ...w.params, projectId: p }) as number) ?? 0;
-        } else if (ranged) {
-          n +=
-            (prepare(`SELECT count(DISTINCT session_id) FROM (${ranged.sql})`)
-              .pluck()
-              .get({ ...ranged.params, projectId: p }) as number) ?? 0;
-        } else {
-          const w = conditions(f, RAW);
-          n +=
-            (prepare(
-              `SELECT count(*) FROM (SELECT DISTINCT session_id FROM calls ${narrowIndex(p, f, true)} WHERE ${w.sql})`,
-            )
-              .pluck()
-              .get({ ...w.params, projectId: p }) as number) ?? 0;
-        }
+        const { sql, params } = sessionRows(p, f);
+        n +=
+          (prepare(`SELECT count(DISTINCT session_id) FROM (${sql})`).pluck().get(params) as
+            number | undefined) ?? 0;
       }
       return n;
     },
@@ -80,26 +81,12 @@ export function sessionCountQueries(ctx: QueryContext) {
     sessionSchema(f: CallFilter): { sessions: number; with_startup: number; schema_bytes: number } {
       const out = { sessions: 0, with_startup: 0, schema_bytes: 0 };
       for (const p of projectsOf(f)) {
-        const plain =
-          f.from === undefined &&
-          f.to === undefined &&
-          f.tool === undefined &&
-          f.session === undefined;
-        const ranged = rangedSessions(f);
-        const w = plain
-          ? conditions(f, { client: 'client_name' })
-          : ranged
-            ? { sql: '', params: ranged.params }
-            : conditions(f, RAW);
-        const list = plain
-          ? `SELECT DISTINCT session_id FROM metrics_sessions WHERE ${w.sql} AND calls > 0`
-          : ranged
-            ? `SELECT DISTINCT session_id FROM (${ranged.sql})`
-            : `SELECT DISTINCT session_id FROM calls ${narrowIndex(p, f, true)} WHERE ${w.sql}`;
+        const { sql, params } = sessionRows(p, f);
         const r = prepare(
           `SELECT count(*) AS n, count(b) AS k, coalesce(sum(b), 0) AS b
-           FROM (SELECT ${SCHEMA_OF_SESSION('@projectId', 'd.session_id')} AS b FROM (${list}) d)`,
-        ).get({ ...w.params, projectId: p }) as { n: number; k: number; b: number };
+           FROM (SELECT ${SCHEMA_OF_SESSION('@projectId', 'd.session_id')} AS b
+                 FROM (SELECT DISTINCT session_id FROM (${sql})) d)`,
+        ).get(params) as { n: number; k: number; b: number };
         out.sessions += r.n;
         out.with_startup += r.k;
         out.schema_bytes += r.b;
@@ -110,37 +97,13 @@ export function sessionCountQueries(ctx: QueryContext) {
     /** Distinct sessions per client for the filter. */
     sessionsPerClient(f: CallFilter): Map<string, number> {
       const out = new Map<string, number>();
-      const ranged = rangedSessions(f);
       for (const p of projectsOf(f)) {
-        const onlyClient =
-          f.from === undefined &&
-          f.to === undefined &&
-          f.tool === undefined &&
-          f.session === undefined;
-        const rows = onlyClient
-          ? (() => {
-              const w = conditions(f, { client: 'client_name' });
-              return prepare(
-                `SELECT client_name, count(*) FROM metrics_sessions WHERE ${w.sql} AND calls > 0 GROUP BY client_name`,
-              )
-                .raw()
-                .all({ ...w.params, projectId: p }) as [string, number][];
-            })()
-          : ranged
-            ? (prepare(
-                `SELECT client_name, count(DISTINCT session_id) FROM (${ranged.sql}) GROUP BY client_name`,
-              )
-                .raw()
-                .all({ ...ranged.params, projectId: p }) as [string, number][])
-            : (() => {
-                const w = conditions(f, RAW);
-                return prepare(
-                  `SELECT client_name, count(DISTINCT session_id) FROM calls ${narrowIndex(p, f, true)}
-                 WHERE ${w.sql} GROUP BY client_name`,
-                )
-                  .raw()
-                  .all({ ...w.params, projectId: p }) as [string, number][];
-              })();
+        const { sql, params } = sessionRows(p, f);
+        const rows = prepare(
+          `SELECT client_name, count(DISTINCT session_id) FROM (${sql}) GROUP BY client_name`,
+        )
+          .raw()
+          .all(params) as [string, number][];
         for (const [c, n] of rows) out.set(c, (out.get(c) ?? 0) + n);
       }
       return out;
