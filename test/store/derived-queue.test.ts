@@ -27,6 +27,22 @@ function traffic(store: ReturnType<typeof tempStore>): void {
   }
 }
 
+/** A new database file opened as the server opens it (facts deferred); closed by the test. */
+function deferredStore(): ReturnType<typeof tempStore> {
+  const first = tempStore();
+  stores.push(first);
+  const path = first.path;
+  first.close();
+  return Object.assign(openStore(path, { deferDerived: true }), { cleanup: () => {}, dir: '' });
+}
+
+/** The deferred-facts watermark: the last call whose facts are maintained. */
+const watermark = (s: Store) =>
+  connectionOf(s)
+    .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
+    .pluck()
+    .get();
+
 /** What a rebuild from the raw rows gives, on the same connection. */
 function rebuilt(store: ReturnType<typeof tempStore>) {
   connectionOf(store).exec(rebuildSql());
@@ -59,77 +75,50 @@ describe('deferred derived facts', () => {
     const sync = tempStore();
     stores.push(sync);
     traffic(sync);
-    const other = tempStore();
-    stores.push(other);
-    const path = other.path;
-    other.close();
-    const deferred = openStore(path, { deferDerived: true });
-    traffic(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
+    const deferred = deferredStore();
+    traffic(deferred);
     deferred.flushDerived();
     const a = snapshot(sync);
-    const b = snapshot(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
+    const b = snapshot(deferred);
     expect(b).toEqual(a);
     deferred.close();
   });
 
   it('maintains what a crash left pending when the file is next opened', () => {
-    const first = tempStore();
-    stores.push(first);
-    const path = first.path;
-    first.close();
-    const crashed = openStore(path, { deferDerived: true });
-    traffic(Object.assign(crashed, { cleanup: () => {}, dir: '' }));
+    const crashed = deferredStore();
+    traffic(crashed);
     // A kill -9 before the deferred flush: the connection goes away without close().
     connectionOf(crashed).close();
-    const reopened = openStore(path);
+    const reopened = openStore(crashed.path);
     const facts = snapshot(Object.assign(reopened, { cleanup: () => {}, dir: '' }));
-    expect(
-      connectionOf(reopened)
-        .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
-        .pluck()
-        .get(),
-    ).toBe('60');
+    expect(watermark(reopened)).toBe('60');
     expect(facts).toEqual(rebuilt(Object.assign(reopened, { cleanup: () => {}, dir: '' })));
     reopened.close();
   });
 
   it('flushes on its own shortly after a write, the whole backlog at once', async () => {
-    const first = tempStore();
-    stores.push(first);
-    const path = first.path;
-    first.close();
-    const deferred = openStore(path, { deferDerived: true });
-    for (let i = 0; i < 3; i++) traffic(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
-    const mark = () =>
-      connectionOf(deferred)
-        .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
-        .pluck()
-        .get();
+    const deferred = deferredStore();
+    for (let i = 0; i < 3; i++) traffic(deferred);
     const deadline = Date.now() + 5000;
-    while (mark() !== '180' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(mark()).toBe('180');
-    const facts = snapshot(Object.assign(deferred, { cleanup: () => {}, dir: '' }));
-    expect(facts).toEqual(rebuilt(Object.assign(deferred, { cleanup: () => {}, dir: '' })));
+    while (watermark(deferred) !== '180' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(watermark(deferred)).toBe('180');
+    const facts = snapshot(deferred);
+    expect(facts).toEqual(rebuilt(deferred));
     expect(deferred.flushDerived()).toBe(0);
     deferred.close();
   });
 });
 
 describe('the watermark when calls are deleted (migration 003, clear-all)', () => {
-  const mark = (s: Store) =>
-    connectionOf(s)
-      .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
-      .pluck()
-      .get();
-
   it('follows deletes of the newest calls down, so reused ids are maintained', () => {
     const store = tempStore();
     stores.push(store);
     traffic(store);
-    expect(mark(store)).toBe('60');
+    expect(watermark(store)).toBe('60');
     // Deleting the newest calls (say, retention emptying an idle project) lowers it…
     connectionOf(store).prepare('DELETE FROM calls WHERE id > 40').run();
-    expect(mark(store)).toBe('40');
+    expect(watermark(store)).toBe('40');
     // …so the calls that reuse ids 41… are maintained, and the facts equal a rebuild.
     traffic(store);
     expect(snapshot(store)).toEqual(rebuilt(store));
@@ -140,23 +129,16 @@ describe('the watermark when calls are deleted (migration 003, clear-all)', () =
     stores.push(store);
     traffic(store);
     connectionOf(store).prepare('DELETE FROM calls WHERE id <= 10').run();
-    expect(mark(store)).toBe('60');
+    expect(watermark(store)).toBe('60');
   });
 
   it('starts it again at 0 after clear-all, so the next calls are counted (deferred)', async () => {
     const { clearAll } = await import('../../src/store/retention/clear.js');
-    const first = tempStore();
-    stores.push(first);
-    const path = first.path;
-    first.close();
-    const deferred = Object.assign(openStore(path, { deferDerived: true }), {
-      cleanup: () => {},
-      dir: '',
-    });
+    const deferred = deferredStore();
     traffic(deferred);
     deferred.flushDerived();
     clearAll(deferred);
-    expect(mark(deferred)).toBe('0');
+    expect(watermark(deferred)).toBe('0');
     traffic(deferred);
     expect(deferred.flushDerived()).toBe(60);
     expect(snapshot(deferred)).toEqual(rebuilt(deferred));
@@ -167,22 +149,12 @@ describe('the watermark when calls are deleted (migration 003, clear-all)', () =
 describe('the watermark after a full rebuild', () => {
   it('marks every call maintained, so calls written raw are not maintained again', async () => {
     const { metricsOf } = await import('../../src/store/metrics/queries.js');
-    const first = tempStore();
-    stores.push(first);
-    const path = first.path;
-    first.close();
-    const deferred = Object.assign(openStore(path, { deferDerived: true }), {
-      cleanup: () => {},
-      dir: '',
-    });
+    const deferred = deferredStore();
     // Written as the bench seeds: rows stored, facts left pending (nothing flushed yet).
     traffic(deferred);
-    const mark = connectionOf(deferred)
-      .prepare("SELECT value FROM settings WHERE key = 'derived_through_call_id'")
-      .pluck();
-    expect(mark.get()).toBe('0');
+    expect(watermark(deferred)).toBe('0');
     metricsOf(deferred).rebuildAll();
-    expect(mark.get()).toBe('60');
+    expect(watermark(deferred)).toBe('60');
     // Nothing is pending: the next flush has no call to maintain again.
     expect(deferred.flushDerived()).toBe(0);
     traffic(deferred);
