@@ -72,7 +72,7 @@ describe('migration hourly-rollups', () => {
       daily,
     );
     // What the backfill wrote is what a full rebuild computes.
-    db.exec(rebuildSql());
+    db.exec(rebuildSql(undefined, MIGRATIONS[index]!.version));
     expect(snapshot(db)).toEqual(migrated);
     // STRICT, and keyed by project: deleting one takes its rows along.
     expect(() => db.exec("UPDATE metrics_latency_hours SET n = 'many'")).toThrow(

@@ -81,10 +81,12 @@ const DERIVED: { table: string; since: number; until?: number }[] = [
   { table: 'metrics_latency_days', since: 8 },
   { table: 'metrics_latency_hours', since: 8 },
   { table: 'metrics_session_hours', since: 8 },
+  { table: 'metrics_duration_days', since: 9 },
+  { table: 'metrics_duration_hours', since: 9 },
 ];
 
 /** The newest schema version whose derived tables {@link rebuildSql} fills by default. */
-export const DERIVED_VERSION = 8;
+export const DERIVED_VERSION = 9;
 
 /** The derived tables at a schema version (the current ones by default). */
 export const derivedTablesAt = (version = DERIVED_VERSION): string[] =>
@@ -123,6 +125,13 @@ SELECT project_id, tool_name, ${unit}, ${FINE}, count(*), sum(duration_ms) FROM 
 INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms)
 SELECT project_id, '', ${unit}, ${FINE}, count(*), sum(duration_ms) FROM main.calls WHERE ${where} GROUP BY 1, 3, 4;`
       : '');
+
+/** Exact durations per tool by a time unit. */
+const durationsBy =
+  (table: string, timeCol: string, unit: string): Fill =>
+  (where) =>
+    `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, duration_ms, n)
+SELECT project_id, tool_name, ${unit}, duration_ms, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;`;
 
 /** How each rollup is filled from raw calls (facts already derived); sessions, chains below. */
 const FILLS: Record<string, Fill> = {
@@ -176,6 +185,8 @@ SELECT project_id, ${HOUR}, tool_name, client_name, ${OC_SQL()}, link, ${HEAD_SQ
 FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7;`,
   metrics_latency_days: latencyBy('metrics_latency_days', 'day_ms', DAY, false),
   metrics_latency_hours: latencyBy('metrics_latency_hours', 'hour_ms', HOUR, true),
+  metrics_duration_days: durationsBy('metrics_duration_days', 'day_ms', DAY),
+  metrics_duration_hours: durationsBy('metrics_duration_hours', 'hour_ms', HOUR),
   metrics_session_hours: (
     where,
   ) => `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)

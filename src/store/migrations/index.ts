@@ -11,6 +11,7 @@ import * as m005 from './005-agreements.js';
 import * as m006 from './006-proxy-content.js';
 import * as m007 from './007-misdirected-and-omitted.js';
 import * as m008 from './008-hourly-rollups.js';
+import * as m009 from './009-exact-durations.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'proxy-content', sql: m006.sql },
   { version: 7, name: 'misdirected-and-omitted', sql: m007.sql },
   { version: 8, name: 'hourly-rollups', sql: m008.sql },
+  { version: 9, name: 'exact-durations', sql: m009.sql },
 ];

@@ -81,6 +81,19 @@ const latencyBy = (table: string, timeCol: string, unit: string, allTools: boole
   variants: allTools ? [{}, { tool_name: "''" }] : [{}],
 });
 
+/** Exact durations per tool by a time unit. */
+const durationsBy = (table: string, timeCol: string, unit: string): Rollup => ({
+  table,
+  keys: {
+    project_id: 'project_id',
+    tool_name: 'tool_name',
+    [timeCol]: unit,
+    duration_ms: 'duration_ms',
+  },
+  ...COUNT_N,
+  variants: [{}],
+});
+
 /** Every rollup but sessions and chains, table for table with `rebuildSql`. */
 export const ROLLUPS: Rollup[] = [
   statsBy('metrics_daily', 'day_ms', DAY, BOTH_DAYS),
@@ -136,6 +149,8 @@ export const ROLLUPS: Rollup[] = [
   statsBy('metrics_hour_stats', 'hour_ms', HOUR, [{}]),
   latencyBy('metrics_latency_days', 'day_ms', DAY, false),
   latencyBy('metrics_latency_hours', 'hour_ms', HOUR, true),
+  durationsBy('metrics_duration_days', 'day_ms', DAY),
+  durationsBy('metrics_duration_hours', 'hour_ms', HOUR),
   {
     table: 'metrics_session_hours',
     keys: {

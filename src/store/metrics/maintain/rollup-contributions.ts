@@ -38,6 +38,8 @@ export function writeFactsAndRollups(
     upsertHourStats,
     upsertLatencyDays,
     upsertLatencyHours,
+    upsertDurationDays,
+    upsertDurationHours,
     upsertSessionHours,
   } = st;
   const ids = new KeyIds();
@@ -51,6 +53,8 @@ export function writeFactsAndRollups(
   const hourStats = new Deltas(7);
   const latencyDays = new Deltas(2);
   const latencyHours = new Deltas(2);
+  const durationDays = new Deltas(1);
+  const durationHours = new Deltas(1);
   const sessionHours = new Deltas(1);
   /** First start, last start and last end per session (`sessionId`), for new calls. */
   const firstLast = new Map<number, [number, number, number]>();
@@ -184,6 +188,9 @@ export function writeFactsAndRollups(
       latencyHours.at(allKey, hour * 1024 + fb, () => [p, '', hour, fb]),
       ms,
     );
+    // Exact durations per tool, by day and by hour: `a` names the tool and the time.
+    durationDays.at(ids.pair(toolKey, day), ms, () => [p, tool, day, ms])[0]! += 1;
+    durationHours.at(ids.pair(toolKey, hour), ms, () => [p, tool, hour, ms])[0]! += 1;
     sessionHours.at(sk, hour, () => [p, hour, r.session_id, r.client_name])[0]! += 1;
   };
   for (const t of touched.values()) {
@@ -215,5 +222,7 @@ export function writeFactsAndRollups(
   for (const { key, v } of hourStats.entries()) upsertHourStats.run(...key, ...v);
   for (const { key, v } of latencyDays.entries()) upsertLatencyDays.run(...key, ...v);
   for (const { key, v } of latencyHours.entries()) upsertLatencyHours.run(...key, ...v);
+  for (const { key, v } of durationDays.entries()) upsertDurationDays.run(...key, ...v);
+  for (const { key, v } of durationHours.entries()) upsertDurationHours.run(...key, ...v);
   for (const { key, v } of sessionHours.entries()) upsertSessionHours.run(...key, ...v);
 }

@@ -20,6 +20,11 @@ const upsertLatencySql = (table: string, timeCol: string): string =>
   `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms) VALUES (?, ?, ?, ?, ?, ?)
    ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`;
 
+/** Adds a delta to one tool's count of one duration value by a time unit. */
+const upsertDurationsSql = (table: string, timeCol: string): string =>
+  `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, duration_ms, n) VALUES (?, ?, ?, ?, ?)
+   ON CONFLICT DO UPDATE SET n = n + excluded.n`;
+
 /** Prepares the maintainer's statements on `db`. */
 export function prepareMaintainStatements(db: Database.Database) {
   const byIdRange = db.prepare<[number, number], Row>(
@@ -159,6 +164,8 @@ export function prepareMaintainStatements(db: Database.Database) {
   const upsertHourStats = db.prepare(upsertStatsSql('metrics_hour_stats', 'hour_ms'));
   const upsertLatencyDays = db.prepare(upsertLatencySql('metrics_latency_days', 'day_ms'));
   const upsertLatencyHours = db.prepare(upsertLatencySql('metrics_latency_hours', 'hour_ms'));
+  const upsertDurationDays = db.prepare(upsertDurationsSql('metrics_duration_days', 'day_ms'));
+  const upsertDurationHours = db.prepare(upsertDurationsSql('metrics_duration_hours', 'hour_ms'));
   const upsertSessionHours = db.prepare(
     `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
@@ -194,6 +201,8 @@ export function prepareMaintainStatements(db: Database.Database) {
     upsertHourStats,
     upsertLatencyDays,
     upsertLatencyHours,
+    upsertDurationDays,
+    upsertDurationHours,
     upsertSessionHours,
     dirtyProjects,
   };

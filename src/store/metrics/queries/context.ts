@@ -74,11 +74,11 @@ export function createQueryContext(db: Database.Database, readonly = false) {
    */
   function narrowIndex(p: number, f: CallFilter, bySession = false): string {
     if (f.session !== undefined) return '';
-    if (f.tool !== undefined) return 'INDEXED BY calls_by_tool_duration';
+    if (f.tool !== undefined) return 'INDEXED BY calls_by_tool_time';
     if ((f.from !== undefined || f.to !== undefined) && timeShare(p, f) < TIME_INDEX_SHARE) {
       return 'INDEXED BY calls_by_time';
     }
-    return bySession ? 'INDEXED BY calls_by_session_tool' : 'INDEXED BY calls_by_tool_duration';
+    return bySession ? 'INDEXED BY calls_by_session_tool' : 'INDEXED BY calls_by_tool_time';
   }
 
   /** Splits work between the rollup (whole days) and raw calls (edges, session filters). */

@@ -2,13 +2,14 @@
  * Exact percentiles and the duration histogram of a time range, without reading the calls in
  * it: the range's whole days and hours come from the fine latency rollups by day and by hour
  * (where each rank falls), its partial hours from raw calls, and only the durations inside the
- * one fine bucket holding a rank are read exactly, through `calls_by_tool_duration`.
+ * one fine bucket holding a rank are read exactly, from the durations rollups by day and hour.
  */
 import { fineBucket, fineBucketRange, mergeHistograms } from '../../../metrics/latency.js';
 import { sizeBucket, sizeHistogram, type SizeBucketCount } from '../../../metrics/sizes.js';
 import { splitByHours, type Span } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
+import { exactDurationReader, type ExactDurations } from './exact-durations.js';
 import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';
 
 /** A range's exact percentiles, overall and per tool, and its duration histogram. */
@@ -22,55 +23,8 @@ export interface RangePercentiles {
 /** `[count, duration sum]` per fine bucket. */
 type Fine = Map<number, [number, number]>;
 
-/**
- * Reading one duration value's calls in a time range is an index seek; walking a fine
- * bucket's calls of all time costs per entry. Measured on the 10M-call bench data: a seek
- * costs about as much as this many walked entries, so the cheaper read is chosen per bucket.
- */
-const SEEK_COST_IN_ENTRIES = 8;
-
 const MIN_MS = -Number.MAX_SAFE_INTEGER;
 const MAX_MS = Number.MAX_SAFE_INTEGER;
-
-/**
- * Reads one tool's calls inside one fine bucket and a time span exactly, as
- * `[key, duration, count]` grouped by `keySql` (a bucket expression over `started_ms`; one
- * group by default): every duration value of the bucket sought in the span (a recursive CTE
- * drives the seeks), or the bucket's entries of all time (`entries` of them) walked, whichever
- * costs less.
- */
-export function fineBucketReader(ctx: QueryContext) {
-  const { prepare } = ctx;
-  return (
-    p: number,
-    tool: string,
-    bucket: number,
-    span: Span,
-    entries: number,
-    keySql = '0',
-  ): [number, number, number][] => {
-    const [lo, hi] = fineBucketRange(bucket);
-    const seek = (hi - lo) * SEEK_COST_IN_ENTRIES < entries;
-    const sql = seek
-      ? `WITH RECURSIVE v(d) AS (VALUES (@lo) UNION ALL SELECT d + 1 FROM v WHERE d + 1 < @hi)
-         SELECT ${keySql.replaceAll('started_ms', 'c.started_ms')}, c.duration_ms, count(*)
-         FROM v CROSS JOIN calls c INDEXED BY calls_by_tool_duration
-         WHERE c.project_id = @p AND c.tool_name = @tool AND c.duration_ms = v.d
-           AND c.started_ms >= @from AND c.started_ms < @to
-         GROUP BY 1, 2`
-      : `SELECT ${keySql}, duration_ms, count(*) FROM calls INDEXED BY calls_by_tool_duration
-         WHERE project_id = @p AND tool_name = @tool AND duration_ms >= @lo AND duration_ms < @hi
-           AND started_ms >= @from AND started_ms < @to
-         GROUP BY 1, 2`;
-    return prepare(sql)
-      .raw()
-      .all({ p, tool, lo, hi, from: span.from ?? MIN_MS, to: span.to ?? MAX_MS }) as [
-      number,
-      number,
-      number,
-    ][];
-  };
-}
 
 /** One project's share of a range. */
 interface Part {
@@ -81,8 +35,10 @@ interface Part {
   fine: Map<string, Fine>;
   /** Exact `[duration, count]` per tool in the partial hours. */
   raw: Map<string, [number, number][]>;
-  /** All-time count per tool and fine bucket: what walking a bucket would cost. */
-  allTime: Map<string, Map<number, number>>;
+  /** The project's tools with calls (of all time; the filter's one tool if it names one). */
+  tools: string[];
+  /** This query's reader of exact durations in the rollups (shared by its parts). */
+  read: ExactDurations;
 }
 
 /** Range percentile queries on one connection. */
@@ -102,22 +58,17 @@ export function rangePercentileQueries(ctx: QueryContext) {
     into.set(tool, m);
   };
 
-  /** Reads one project's rollup counts, all-time counts and raw partial hours. */
-  function partOf(p: number, f: CallFilter): Part {
+  /** Reads one project's tools, rollup counts and raw partial hours. */
+  function partOf(p: number, f: CallFilter, read: ExactDurations): Part {
     const { whole, days, hours, partial } = splitByHours({ from: f.from, to: f.to });
-    const allTime = new Map<string, Map<number, number>>();
-    const allRows = prepare(
-      `SELECT tool_name, bucket, n FROM metrics_latency
-       WHERE project_id = ? AND tool_name <> '' AND n > 0`,
-    )
-      .raw()
-      .all(p) as [string, number, number][];
-    for (const [t, b, n] of allRows) {
-      if (f.tool !== undefined && t !== f.tool) continue;
-      const m = allTime.get(t) ?? new Map<number, number>();
-      m.set(b, n);
-      allTime.set(t, m);
-    }
+    const tools = (
+      prepare(
+        `SELECT DISTINCT tool_name FROM metrics_latency
+         WHERE project_id = ? AND tool_name <> '' AND n > 0`,
+      )
+        .pluck()
+        .all(p) as string[]
+    ).filter((t) => f.tool === undefined || t === f.tool);
     const fine = new Map<string, Fine>();
     const byDay = prepare(
       `SELECT bucket, sum(n), sum(ms) FROM metrics_latency_days
@@ -127,7 +78,7 @@ export function rangePercentileQueries(ctx: QueryContext) {
       `SELECT bucket, sum(n), sum(ms) FROM metrics_latency_hours
        WHERE project_id = ? AND tool_name = ? AND hour_ms >= ? AND hour_ms < ? AND n > 0 GROUP BY bucket`,
     ).raw();
-    for (const tool of allTime.keys()) {
+    for (const tool of tools) {
       if (days)
         addFine(fine, tool, byDay.all(p, tool, days.from ?? MIN_MS, days.to ?? MAX_MS) as never);
       for (const h of hours)
@@ -149,20 +100,30 @@ export function rangePercentileQueries(ctx: QueryContext) {
         raw.set(t, list);
       }
     }
-    return { p, whole, fine, raw, allTime };
+    return { p, whole, fine, raw, tools, read };
   }
 
-  const read = fineBucketReader(ctx);
+  const readers = exactDurationReader(ctx);
 
-  /** Exact `[duration, count]` of one tool's calls in a fine bucket: raw, then whole hours. */
-  function exactIn(part: Part, tool: string, bucket: number): [number, number][] {
+  /**
+   * Exact `[duration, count]` of the given tools' calls in a fine bucket: the partial hours'
+   * raw values, then one read of the whole hours for every tool with calls there (`withRaw`
+   * false: the whole hours only).
+   */
+  function exactIn(
+    part: Part,
+    tools: readonly string[],
+    bucket: number,
+    withRaw = true,
+  ): [number, number][] {
     const out: [number, number][] = [];
     const [lo, hi] = fineBucketRange(bucket);
-    for (const [d, n] of part.raw.get(tool) ?? []) if (d >= lo && d < hi) out.push([d, n]);
-    const inRollup = part.fine.get(tool)?.get(bucket)?.[0] ?? 0;
-    if (part.whole && inRollup > 0) {
-      const entries = part.allTime.get(tool)?.get(bucket) ?? 0;
-      for (const [, d, n] of read(part.p, tool, bucket, part.whole, entries)) out.push([d, n]);
+    if (withRaw)
+      for (const t of tools)
+        for (const [d, n] of part.raw.get(t) ?? []) if (d >= lo && d < hi) out.push([d, n]);
+    const inRollup = tools.filter((t) => (part.fine.get(t)?.get(bucket)?.[0] ?? 0) > 0);
+    if (part.whole && inRollup.length > 0) {
+      for (const [, d, n] of part.read(part.p, inRollup, bucket, [part.whole])) out.push([d, n]);
     }
     return out;
   }
@@ -183,7 +144,7 @@ export function rangePercentileQueries(ctx: QueryContext) {
   function percentilesOf(parts: Part[], tools: readonly string[]): Percentiles {
     return pick(fineHistogram(parts, tools), (lo) => {
       const b = fineBucket(lo);
-      return mergeHistograms(parts.flatMap((part) => tools.map((t) => exactIn(part, t, b))));
+      return mergeHistograms(parts.map((part) => exactIn(part, tools, b)));
     });
   }
 
@@ -198,20 +159,22 @@ export function rangePercentileQueries(ctx: QueryContext) {
       const e = m.get(b) ?? { count: 0, units: 0 };
       m.set(b, { count: e.count + n, units: e.units + units });
     };
-    for (const part of parts)
+    for (const part of parts) {
+      // Fine buckets straddling a log edge, with the tools that have calls in them: each is
+      // read exactly, once for all those tools.
+      const straddling = new Map<number, string[]>();
       for (const t of tools) {
         for (const [d, n] of part.raw.get(t) ?? []) add(d, n, d * n);
         for (const [b, [n, ms]] of part.fine.get(t) ?? []) {
           if (n <= 0) continue;
           const [lo, hi] = fineBucketRange(b);
-          if (sizeBucket(lo) === sizeBucket(hi - 1)) {
-            add(lo, n, ms);
-            continue;
-          }
-          const rollupOnly: Part = { ...part, raw: new Map() };
-          for (const [d, k] of exactIn(rollupOnly, t, b)) add(d, k, d * k);
+          if (sizeBucket(lo) === sizeBucket(hi - 1)) add(lo, n, ms);
+          else straddling.set(b, [...(straddling.get(b) ?? []), t]);
         }
       }
+      for (const [b, ts] of straddling)
+        for (const [d, k] of exactIn(part, ts, b, false)) add(d, k, d * k);
+    }
     return sizeHistogram(m);
   }
 
@@ -221,8 +184,9 @@ export function rangePercentileQueries(ctx: QueryContext) {
      * and per tool, and its duration histogram (read only when asked for).
      */
     rangePercentiles(projects: number[], f: CallFilter): RangePercentiles {
-      const parts = projects.map((p) => partOf(p, f));
-      const tools = [...new Set(parts.flatMap((part) => [...part.allTime.keys()]))].sort();
+      const read = readers();
+      const parts = projects.map((p) => partOf(p, f, read));
+      const tools = [...new Set(parts.flatMap((part) => part.tools))].sort();
       const byTool = new Map<string, Percentiles>();
       for (const t of tools) {
         const hist = fineHistogram(parts, [t]);

@@ -1,6 +1,10 @@
 /** Summary queries: additive stat rows and exact percentiles, overall and per tool. */
 import type { StatRow } from '../../../metrics/aggregate.js';
-import { mergeHistograms, percentiles as percentilesOf } from '../../../metrics/latency.js';
+import {
+  fineBucket,
+  mergeHistograms,
+  percentiles as percentilesOf,
+} from '../../../metrics/latency.js';
 import { logHistogramOfCounts } from '../../../metrics/report/histograms.js';
 import type { SizeBucketCount } from '../../../metrics/sizes.js';
 import { splitByHours, type Span } from '../../../metrics/time.js';
@@ -8,6 +12,7 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, LATENCY_SUMS_SQL, OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';
+import { exactDurationReader } from './exact-durations.js';
 import { rangePercentileQueries } from './range-percentiles.js';
 import { conditions, RAW, rollupConditions, type Params } from './sql-parts.js';
 
@@ -23,6 +28,7 @@ export interface ViewPercentiles {
 export function summaryQueries(ctx: QueryContext) {
   const { prepare, projectsOf, narrowIndex, byHours } = ctx;
   const { rangePercentiles } = rangePercentileQueries(ctx);
+  const readers = exactDurationReader(ctx);
   /** Stat rows from raw calls in `span` (any filter). */
   function rawStats(p: number, f: CallFilter, span: Span): StatRow[] {
     const w = conditions(f, RAW, span);
@@ -120,15 +126,15 @@ export function summaryQueries(ctx: QueryContext) {
   }
 
   /**
-   * The fast path's exact `[duration_ms, count]` histogram of the whole view: the durations
-   * rollup (one row per distinct duration, never the calls) for all tools; one tool's slice of
-   * the covering duration index when the view is one tool (the rollup is not kept per tool).
+   * The fast path's exact `[duration_ms, count]` histogram of the whole view: rows per
+   * distinct duration, never the calls — the durations rollup for all tools, the daily one
+   * summed over the tool's days for one tool.
    */
   function rollupDurations(projects: number[], tool: string | undefined): [number, number][] {
     if (tool !== undefined) {
       const one = prepare(
-        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_tool_duration
-         WHERE project_id = ? AND tool_name = ? GROUP BY duration_ms`,
+        `SELECT duration_ms, sum(n) FROM metrics_duration_days
+         WHERE project_id = ? AND tool_name = ? AND n > 0 GROUP BY duration_ms`,
       ).raw();
       return mergeHistograms(projects.map((p) => one.all(p, tool) as [number, number][]));
     }
@@ -184,17 +190,16 @@ export function summaryQueries(ctx: QueryContext) {
           fine.set(t, list);
         }
       }
-      const inBucket = prepare(
-        `SELECT duration_ms, count(*) FROM calls INDEXED BY calls_by_tool_duration
-         WHERE project_id = ? AND tool_name = ? AND duration_ms >= ? AND duration_ms < ?
-         GROUP BY duration_ms`,
-      ).raw();
+      // All time is every day of the tool: one seek per day for the rank's fine bucket.
+      const exactIn = readers();
       for (const [tool, list] of fine) {
         const hist = mergeHistograms([list]);
         byTool.set(
           tool,
-          pick(hist, (lo, hi) =>
-            projects.flatMap((p) => inBucket.all(p, tool, lo, hi) as [number, number][]),
+          pick(hist, (lo) =>
+            projects.flatMap((p) =>
+              exactIn(p, tool, fineBucket(lo), [{}]).map(([, d, n]): [number, number] => [d, n]),
+            ),
           ),
         );
       }

@@ -11,7 +11,7 @@ import { bucketStart, splitByDay, type Span } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import { OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
-import { fineBucketReader } from './range-percentiles.js';
+import { exactDurationReader } from './exact-durations.js';
 import { bucketSql, conditions, RAW } from './sql-parts.js';
 
 /**
@@ -28,15 +28,15 @@ const hourlyEligible = (f: CallFilter, widthMs: number, offsetMs: number): boole
 /** Time series of a filter. */
 export function timeseriesQueries(ctx: QueryContext) {
   const { prepare, projectsOf, narrowIndex } = ctx;
-  const readFine = fineBucketReader(ctx);
-  /** Each tool with calls in a fine bucket, and how many of all time (the walk's cost). */
-  const toolEntries = (p: number, bucket: number) =>
+  const readers = exactDurationReader(ctx);
+  /** Each tool with calls (of all time) in a fine bucket. */
+  const toolsIn = (p: number, bucket: number) =>
     prepare(
-      `SELECT tool_name, n FROM metrics_latency
+      `SELECT tool_name FROM metrics_latency
        WHERE project_id = ? AND bucket = ? AND tool_name <> '' AND n > 0`,
     )
-      .raw()
-      .all(p, bucket) as [string, number][];
+      .pluck()
+      .all(p, bucket) as string[];
   return {
     /**
      * Time series rows `[bucket_start, oc, link, calls, units]` for buckets of `widthMs`
@@ -214,20 +214,20 @@ export function timeseriesQueries(ctx: QueryContext) {
         byFine.set(at.bucket, [...(byFine.get(at.bucket) ?? []), k]);
       }
       const rollupValues = new Map<number, [number, number][]>();
+      // Each time bucket's whole hours inside the rollup span, under its own key.
+      const readFine = readers();
       for (const [bucket, keys] of byFine) {
-        const span: Span = {
-          from: Math.max(Math.min(...keys), hours!.from ?? -Infinity),
-          to: Math.min(Math.max(...keys) + widthMs, hours!.to ?? Infinity),
-        };
-        const wanted = new Set(keys);
+        const spans = keys.map((k) => ({
+          from: Math.max(k, hours!.from ?? -Infinity),
+          to: Math.min(k + widthMs, hours!.to ?? Infinity),
+          key: k,
+        }));
         for (const p of projects)
-          for (const [tool, entries] of toolEntries(p, bucket))
-            for (const [k, d, n] of readFine(p, tool, bucket, span, entries, b)) {
-              if (!wanted.has(k)) continue;
-              const list = rollupValues.get(k) ?? [];
-              list.push([d, n]);
-              rollupValues.set(k, list);
-            }
+          for (const [k, d, n] of readFine(p, toolsIn(p, bucket), bucket, spans)) {
+            const list = rollupValues.get(k) ?? [];
+            list.push([d, n]);
+            rollupValues.set(k, list);
+          }
       }
       for (const [k, at] of ranks) {
         const [lo, hi] = fineBucketRange(at.bucket);

@@ -1,0 +1,79 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../src/store/migrate.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { TABLES } from '../../src/store/migrations/009-exact-durations.js';
+import { rebuildSql } from '../../src/store/metrics/sql.js';
+
+/** Looked up by name: the lead may renumber migrations at merge. */
+const index = MIGRATIONS.findIndex((m) => m.name === 'exact-durations');
+const HOUR = 3_600_000;
+const BASE = Date.UTC(2026, 10, 3, 22, 10);
+
+/** A version-8 database holding 400 calls over five hours, its rollups filled as 8 kept them. */
+function olderFile(): Database.Database {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  migrate(db, MIGRATIONS.slice(0, index));
+  db.exec(`
+    INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, 'h', 'k', 1, 1);
+    INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 1, 202, 1, 0, 1);`);
+  const insert = db.prepare(
+    `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
+       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms)
+     VALUES (1, 1, ?, 'cursor', ?, 'x', ?, ?, 'ok', 10, 0, 'aaaaaaaaaaaa', 1)`,
+  );
+  // Durations repeat (i % 40): a tool's hour holds each value several times.
+  for (let i = 0; i < 400; i++)
+    insert.run(`s${i % 7}`, `tool_${i % 5}`, BASE + Math.floor((i * 5 * HOUR) / 400), (i % 40) * 7);
+  db.exec(rebuildSql(undefined, MIGRATIONS[index - 1]!.version));
+  return db;
+}
+
+const rows = (db: Database.Database) =>
+  Object.fromEntries(
+    TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4`).all()]),
+  );
+const indexes = (db: Database.Database) =>
+  db
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' ORDER BY 1",
+    )
+    .pluck()
+    .all();
+
+describe('migration exact-durations', () => {
+  it('counts each tool’s durations by day and by hour, and swaps the duration index for a time index', () => {
+    const db = olderFile();
+    expect(indexes(db)).toContain('calls_by_tool_duration');
+    expect(migrate(db, MIGRATIONS.slice(0, index + 1))).toBe(MIGRATIONS[index]!.version);
+    const migrated = rows(db);
+    // Five hours over a midnight: every call counted once per table, in six clock hours.
+    for (const t of TABLES)
+      expect(db.prepare(`SELECT sum(n) AS n FROM ${t}`).get()).toEqual({ n: 400 });
+    const hours = db.prepare('SELECT DISTINCT hour_ms FROM metrics_duration_hours');
+    expect(hours.all()).toHaveLength(6);
+    const days = db.prepare('SELECT day_ms, sum(n) AS n FROM metrics_duration_days GROUP BY 1');
+    expect(days.all().map((r) => (r as { n: number }).n)).toEqual([147, 253]);
+    // tool_0 took durations 0, 35, 70, …: one row per distinct value and day, counts summed.
+    const tool0 = db.prepare(
+      `SELECT duration_ms, sum(n) AS n FROM metrics_duration_days WHERE tool_name = 'tool_0'
+       GROUP BY 1 ORDER BY 1`,
+    );
+    expect(tool0.all()).toEqual(
+      Array.from({ length: 8 }, (_, k) => ({ duration_ms: k * 35, n: 10 })),
+    );
+    expect(indexes(db)).toContain('calls_by_tool_time');
+    expect(indexes(db)).not.toContain('calls_by_tool_duration');
+    // What the backfill wrote is what a full rebuild computes.
+    db.exec(rebuildSql(undefined, MIGRATIONS[index]!.version));
+    expect(rows(db)).toEqual(migrated);
+    // STRICT, and keyed by project: deleting one takes its rows along.
+    expect(() => db.exec("UPDATE metrics_duration_days SET n = 'many'")).toThrow(
+      /cannot store TEXT/,
+    );
+    db.exec('DELETE FROM calls; DELETE FROM startups; DELETE FROM batches; DELETE FROM projects');
+    for (const t of TABLES)
+      expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });
+  });
+});
