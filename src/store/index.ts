@@ -79,6 +79,9 @@ export interface Store extends ReadStore {
   fileProblem(): string | null;
 }
 
+/** Each connection's page cache, in KiB (an upper bound: pages are cached as they are read). */
+export const PAGE_CACHE_KIB = 32 * 1024;
+
 /** Is `store` open for writing? */
 export const isWritable = (store: ReadStore): store is Store => 'writeBatch' in store;
 
@@ -126,6 +129,10 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     ...nativeBindingOptions(),
   });
   db.pragma('busy_timeout = 5000');
+  // SQLite's default page cache is 2 MiB; the indexes and rollups a slice of calls touches in
+  // a file of a million calls are far more, so every slice read its pages back from the OS.
+  // 32 MiB (filled only as pages are read) took ~15% off applying a call at 1M calls.
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a killed process (not a power cut) and keeps commits cheap.
