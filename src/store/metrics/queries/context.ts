@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { DAY_MS } from '../../../shared/metric-constants.js';
-import { splitByDay, splitByHours, type Span } from '../../../metrics/time.js';
+import { splitAdditive, splitByDay, type Span } from '../../../metrics/time.js';
 import { statementCache } from '../../statement-cache.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import { createMetricsMaintainer } from '../maintain.js';
@@ -101,9 +101,11 @@ export function createQueryContext(db: Database.Database, readonly = false) {
   }
 
   /**
-   * Splits work three ways for rollups kept by day and by hour: whole days (or all time, for
-   * an unbounded range), whole hours at the edges, and only the partial hours raw. A session
-   * filter reads raw calls (one session's index range).
+   * Splits work three ways for rollups kept by day and by hour, whose rows add (counts and
+   * sums): whole days (or all time, for an unbounded range), whole hours at the edges, and
+   * only the partial hours raw. An edge day covered for more than half is read as the day
+   * minus the hours it leaves out (`minus`, `splitAdditive`): the caller merges the signed
+   * rows. A session filter reads raw calls (one session's index range).
    */
   function byHours<T>(
     f: CallFilter,
@@ -111,6 +113,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
       days: (p: number, span: Span) => T[];
       hours: (p: number, span: Span) => T[];
       raw: (p: number, span: Span) => T[];
+      minus: (p: number, span: Span) => T[];
     },
   ): T[] {
     const out: T[] = [];
@@ -119,9 +122,10 @@ export function createQueryContext(db: Database.Database, readonly = false) {
         out.push(...read.raw(p, { from: f.from, to: f.to }));
         continue;
       }
-      const { days, hours, partial } = splitByHours({ from: f.from, to: f.to });
+      const { days, plus, minus, partial } = splitAdditive({ from: f.from, to: f.to });
       if (days) out.push(...read.days(p, days));
-      for (const h of hours) out.push(...read.hours(p, h));
+      for (const h of plus) out.push(...read.hours(p, h));
+      for (const h of minus) out.push(...read.minus(p, h));
       for (const e of partial) out.push(...read.raw(p, e));
     }
     return out;

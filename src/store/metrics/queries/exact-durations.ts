@@ -4,11 +4,11 @@
  * hour read is one index seek that returns only the bucket's few duration values.
  *
  * Counts add, so a day that a span covers for more than half is read as the whole day minus
- * the hours it leaves out: a span costs at most one seek per day plus twelve per edge, not
- * twenty-three per edge.
+ * the hours it leaves out (`splitAdditive`): a span costs at most one seek per day plus twelve
+ * per edge, not twenty-three per edge.
  */
 import { fineBucketRange } from '../../../metrics/latency.js';
-import { bucketStart, type Span } from '../../../metrics/time.js';
+import { splitAdditive, type Span } from '../../../metrics/time.js';
 import { DAY_MS, HOUR_MS } from '../../../shared/metric-constants.js';
 import type { QueryContext } from './context.js';
 
@@ -33,19 +33,13 @@ type Reads = { days: [number, number, number][]; hours: [number, number, number]
 
 /** Adds the reads covering the whole hours `[from, to)` under `key` to `into`. */
 export function planReads(from: number, to: number, key: number, into: Reads): void {
-  for (let day = bucketStart(from, DAY_MS); day < to; day += DAY_MS) {
-    const lo = Math.max(from, day);
-    const hi = Math.min(to, day + DAY_MS);
-    const covered = (hi - lo) / HOUR_MS;
-    if (covered <= 0) continue;
-    if (covered > 12) {
-      into.days.push([day, key, 1]);
-      for (let h = day; h < lo; h += HOUR_MS) into.hours.push([h, key, -1]);
-      for (let h = hi; h < day + DAY_MS; h += HOUR_MS) into.hours.push([h, key, -1]);
-    } else {
-      for (let h = lo; h < hi; h += HOUR_MS) into.hours.push([h, key, 1]);
-    }
-  }
+  const { days, plus, minus } = splitAdditive({ from, to });
+  const each = (s: Span, step: number, sign: number, list: Reads['days']) => {
+    for (let t = s.from!; t < s.to!; t += step) list.push([t, key, sign]);
+  };
+  if (days) each(days, DAY_MS, 1, into.days);
+  for (const h of plus) each(h, HOUR_MS, 1, into.hours);
+  for (const h of minus) each(h, HOUR_MS, -1, into.hours);
 }
 
 /**

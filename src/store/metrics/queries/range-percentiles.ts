@@ -6,7 +6,7 @@
  */
 import { fineBucket, fineBucketRange, mergeHistograms } from '../../../metrics/latency.js';
 import { sizeBucket, sizeHistogram, type SizeBucketCount } from '../../../metrics/sizes.js';
-import { splitByHours, type Span } from '../../../metrics/time.js';
+import { splitAdditive, type Span } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
 import { exactDurationReader, type ExactDurations } from './exact-durations.js';
@@ -60,7 +60,7 @@ export function rangePercentileQueries(ctx: QueryContext) {
 
   /** Reads one project's tools, rollup counts and raw partial hours. */
   function partOf(p: number, f: CallFilter, read: ExactDurations): Part {
-    const { whole, days, hours, partial } = splitByHours({ from: f.from, to: f.to });
+    const { whole, days, plus, minus, partial } = splitAdditive({ from: f.from, to: f.to });
     const tools = (
       prepare(
         `SELECT DISTINCT tool_name FROM metrics_latency
@@ -81,8 +81,17 @@ export function rangePercentileQueries(ctx: QueryContext) {
     for (const tool of tools) {
       if (days)
         addFine(fine, tool, byDay.all(p, tool, days.from ?? MIN_MS, days.to ?? MAX_MS) as never);
-      for (const h of hours)
+      for (const h of plus)
         addFine(fine, tool, byHour.all(p, tool, h.from ?? MIN_MS, h.to ?? MAX_MS) as never);
+      // An edge day read whole gives back the hours outside the range.
+      for (const h of minus) {
+        const rows = byHour.all(p, tool, h.from!, h.to!) as [number, number, number][];
+        addFine(
+          fine,
+          tool,
+          rows.map(([b, n, ms]): [number, number, number] => [b, -n, -ms]),
+        );
+      }
     }
     const raw = new Map<string, [number, number][]>();
     const rawRows = prepare(

@@ -24,6 +24,9 @@ export interface ViewPercentiles {
   histogram: () => SizeBucketCount[];
 }
 
+/** The summed columns of a stat row. */
+const STAT_SUMS = ['calls', 'units', 'duration', 'l0', 'l1', 'l2', 'l3'] as const;
+
 /** Stat rows and percentiles for a filter. */
 export function summaryQueries(ctx: QueryContext) {
   const { prepare, projectsOf, narrowIndex, byHours } = ctx;
@@ -56,15 +59,30 @@ export function summaryQueries(ctx: QueryContext) {
     );
   }
 
-  /** Stat rows from the hourly rollup for whole hours in `span`. */
-  function hourStats(p: number, f: CallFilter, span: Span): StatRow[] {
+  /** Stat rows from the hourly rollup for whole hours in `span` (`sign` -1: taken away). */
+  function hourStats(p: number, f: CallFilter, span: Span, sign = 1): StatRow[] {
     const w = conditions(f, { time: 'hour_ms', tool: 'tool_name', client: 'client_name' }, span);
-    return statRows(
+    const rows = statRows(
       `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
               sum(l0), sum(l1), sum(l2), sum(l3)
        FROM metrics_hour_stats WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
       { ...w.params, projectId: p },
     );
+    if (sign === 1) return rows;
+    for (const r of rows) for (const k of STAT_SUMS) r[k] = -r[k];
+    return rows;
+  }
+
+  /** One row per key, the signed rows of days and hours added up; keys left with no call go. */
+  function mergeStatRows(rows: StatRow[]): StatRow[] {
+    const byKey = new Map<string, StatRow>();
+    for (const r of rows) {
+      const k = `${r.tool}\u0000${r.client}\u0000${r.oc}\u0000${r.link}\u0000${r.head}`;
+      const e = byKey.get(k);
+      if (!e) byKey.set(k, { ...r });
+      else for (const c of STAT_SUMS) e[c] += r[c];
+    }
+    return [...byKey.values()].filter((r) => r.calls !== 0);
   }
 
   /** Runs a stat query in raw mode (several times faster than row objects) and names columns. */
@@ -147,11 +165,14 @@ export function summaryQueries(ctx: QueryContext) {
   return {
     /** Additive stat rows (tool × client × outcome class × link × chain head) for a filter. */
     stats(f: CallFilter): StatRow[] {
-      return byHours(f, {
-        days: (p, span) => dailyStats(p, f, span),
-        hours: (p, span) => hourStats(p, f, span),
-        raw: (p, span) => rawStats(p, f, span),
-      });
+      return mergeStatRows(
+        byHours(f, {
+          days: (p, span) => dailyStats(p, f, span),
+          hours: (p, span) => hourStats(p, f, span),
+          minus: (p, span) => hourStats(p, f, span, -1),
+          raw: (p, span) => rawStats(p, f, span),
+        }),
+      );
     },
 
     /**
