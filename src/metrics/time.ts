@@ -80,12 +80,15 @@ export function splitByHours(range: Span): HourSplit {
 }
 
 /**
- * {@link splitByHours} for rollups whose rows add (counts and sums, never distinct counts): an
- * edge day the range covers for more than 12 whole hours is read as the whole day minus the
- * hours it leaves out, so each edge costs at most 12 hourly reads instead of 23.
+ * {@link splitByHours} for rollups whose rows add (counts and sums, never distinct counts).
+ * Counts can be taken away, so the rule at each edge is "read the bigger unit, take away what
+ * lies outside": an edge hour the range covers for more than half is read from the hourly
+ * rollup minus its uncovered minutes read raw, and an edge day covered for more than 12 whole
+ * hours as the day minus the hours it leaves out. Each edge then costs at most 30 minutes of
+ * raw calls and 12 hourly reads, instead of 59 minutes and 23.
  */
 export interface AdditiveSplit {
-  /** Whole UTC hours of the range (null when none fits), as in {@link HourSplit}. */
+  /** The whole hours read from rollups (edge hours read whole included), or null. */
   whole: Span | null;
   /** Whole UTC days to read (edge days covered for more than half included), or null. */
   days: Span | null;
@@ -93,43 +96,64 @@ export interface AdditiveSplit {
   plus: Span[];
   /** Whole hours to take away (inside `days`, outside the range). */
   minus: Span[];
-  /** The parts of the range that are not whole hours, read raw. */
+  /** Parts of hours to read raw and add. */
   partial: Span[];
+  /** Parts of hours to read raw and take away (inside `whole`, outside the range). */
+  minusRaw: Span[];
 }
 
-/** Splits a range into days, hours added and hours taken away (see {@link AdditiveSplit}). */
+/** Cuts spans at every multiple of `unitMs` (UTC). */
+function cutAt(spans: readonly Span[], unitMs: number): Span[] {
+  const out: Span[] = [];
+  for (const s of spans)
+    for (let u = bucketStart(s.from!, unitMs); u < s.to!; u += unitMs)
+      out.push({ from: Math.max(s.from!, u), to: Math.min(s.to!, u + unitMs) });
+  return out;
+}
+
+/** Widens `span` (null: none yet) to hold `[from, to)`; an open end stays open. */
+function widen(span: Span | null, from: number, to: number): Span {
+  if (!span) return { from, to };
+  return {
+    from: span.from === undefined ? undefined : Math.min(span.from, from),
+    to: span.to === undefined ? undefined : Math.max(span.to, to),
+  };
+}
+
+/** Splits a range for additive rollups (see {@link AdditiveSplit}). */
 export function splitAdditive(range: Span): AdditiveSplit {
-  const { whole, days, hours, partial } = splitByHours(range);
-  if (!whole) return { whole, days: null, plus: [], minus: [], partial };
+  const { days: hoursWhole, edges } = splitByDay(range, HOUR_MS);
+  // Hour level: an edge hour covered for more than half joins the whole hours.
+  let whole = hoursWhole;
+  const partial: Span[] = [];
+  const minusRaw: Span[] = [];
+  for (const e of cutAt(edges, HOUR_MS)) {
+    const hour = bucketStart(e.from!, HOUR_MS);
+    if (e.to! - e.from! <= HOUR_MS / 2) {
+      partial.push(e);
+      continue;
+    }
+    if (e.from! > hour) minusRaw.push({ from: hour, to: e.from });
+    if (e.to! < hour + HOUR_MS) minusRaw.push({ from: e.to, to: hour + HOUR_MS });
+    whole = widen(whole, hour, hour + HOUR_MS);
+  }
+  if (!whole) return { whole, days: null, plus: [], minus: [], partial, minusRaw };
+  // Day level: the same over the whole hours.
+  const { days: wholeDays, edges: hours } = splitByDay(whole, DAY_MS);
+  let days = wholeDays;
   const plus: Span[] = [];
   const minus: Span[] = [];
-  let from = days?.from;
-  let to = days?.to;
-  let bounded = days !== null;
-  // Edge hours, cut at midnights (a range inside two days has no whole day but two edges).
-  const pieces: Span[] = [];
-  for (const h of hours)
-    for (let day = bucketStart(h.from!, DAY_MS); day < h.to!; day += DAY_MS)
-      pieces.push({ from: Math.max(h.from!, day), to: Math.min(h.to!, day + DAY_MS) });
-  for (const h of pieces) {
+  for (const h of cutAt(hours, DAY_MS)) {
     const day = bucketStart(h.from!, DAY_MS);
     if (h.to! - h.from! <= 12 * HOUR_MS) {
       plus.push(h);
       continue;
     }
-    // Widen the days by this edge day and take away the rest of it.
     if (h.from! > day) minus.push({ from: day, to: h.from });
     if (h.to! < day + DAY_MS) minus.push({ from: h.to, to: day + DAY_MS });
-    if (!bounded) {
-      from = day;
-      to = day + DAY_MS;
-      bounded = true;
-    } else {
-      if (from !== undefined && day < from) from = day;
-      if (to !== undefined && day + DAY_MS > to) to = day + DAY_MS;
-    }
+    days = widen(days, day, day + DAY_MS);
   }
-  return { whole, days: bounded ? { from, to } : null, plus, minus, partial };
+  return { whole, days, plus, minus, partial, minusRaw };
 }
 
 /** Fills every bucket between `from` and `to` with `make(start)` where no value exists. */

@@ -103,9 +103,10 @@ export function createQueryContext(db: Database.Database, readonly = false) {
   /**
    * Splits work three ways for rollups kept by day and by hour, whose rows add (counts and
    * sums): whole days (or all time, for an unbounded range), whole hours at the edges, and
-   * only the partial hours raw. An edge day covered for more than half is read as the day
-   * minus the hours it leaves out (`minus`, `splitAdditive`): the caller merges the signed
-   * rows. A session filter reads raw calls (one session's index range).
+   * only parts of hours raw. An edge day covered for more than half is read as the day minus
+   * the hours it leaves out (`minus`), an edge hour covered for more than half as the hour
+   * minus the minutes it leaves out (`minusRaw`; `splitAdditive`): the caller merges the
+   * signed rows. A session filter reads raw calls (one session's index range).
    */
   function byHours<T>(
     f: CallFilter,
@@ -114,6 +115,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
       hours: (p: number, span: Span) => T[];
       raw: (p: number, span: Span) => T[];
       minus: (p: number, span: Span) => T[];
+      minusRaw: (p: number, span: Span) => T[];
     },
   ): T[] {
     const out: T[] = [];
@@ -122,11 +124,12 @@ export function createQueryContext(db: Database.Database, readonly = false) {
         out.push(...read.raw(p, { from: f.from, to: f.to }));
         continue;
       }
-      const { days, plus, minus, partial } = splitAdditive({ from: f.from, to: f.to });
-      if (days) out.push(...read.days(p, days));
-      for (const h of plus) out.push(...read.hours(p, h));
-      for (const h of minus) out.push(...read.minus(p, h));
-      for (const e of partial) out.push(...read.raw(p, e));
+      const split = splitAdditive({ from: f.from, to: f.to });
+      if (split.days) out.push(...read.days(p, split.days));
+      for (const h of split.plus) out.push(...read.hours(p, h));
+      for (const h of split.minus) out.push(...read.minus(p, h));
+      for (const e of split.partial) out.push(...read.raw(p, e));
+      for (const e of split.minusRaw) out.push(...read.minusRaw(p, e));
     }
     return out;
   }

@@ -33,7 +33,7 @@ interface Part {
   whole: Span | null;
   /** Rollup counts per tool and fine bucket over `whole`. */
   fine: Map<string, Fine>;
-  /** Exact `[duration, count]` per tool in the partial hours. */
+  /** Exact `[duration, count]` per tool in the parts of hours (negative: taken away). */
   raw: Map<string, [number, number][]>;
   /** The project's tools with calls (of all time; the filter's one tool if it names one). */
   tools: string[];
@@ -60,7 +60,10 @@ export function rangePercentileQueries(ctx: QueryContext) {
 
   /** Reads one project's tools, rollup counts and raw partial hours. */
   function partOf(p: number, f: CallFilter, read: ExactDurations): Part {
-    const { whole, days, plus, minus, partial } = splitAdditive({ from: f.from, to: f.to });
+    const { whole, days, plus, minus, partial, minusRaw } = splitAdditive({
+      from: f.from,
+      to: f.to,
+    });
     const tools = (
       prepare(
         `SELECT DISTINCT tool_name FROM metrics_latency
@@ -100,12 +103,17 @@ export function rangePercentileQueries(ctx: QueryContext) {
          ${f.tool !== undefined ? 'AND tool_name = @tool' : ''}
        GROUP BY 1, 2`,
     ).raw();
-    for (const e of partial) {
+    // Parts of hours: added, or taken away from an edge hour read whole (negative counts).
+    const rawSpans = [
+      ...partial.map((e): [Span, number] => [e, 1]),
+      ...minusRaw.map((e): [Span, number] => [e, -1]),
+    ];
+    for (const [e, sign] of rawSpans) {
       const params = { p, from: e.from ?? MIN_MS, to: e.to ?? MAX_MS, tool: f.tool };
       if (f.tool === undefined) delete params.tool;
       for (const [t, d, n] of rawRows.all(params) as [string, number, number][]) {
         const list = raw.get(t) ?? [];
-        list.push([d, n]);
+        list.push([d, sign * n]);
         raw.set(t, list);
       }
     }

@@ -59,16 +59,19 @@ export function summaryQueries(ctx: QueryContext) {
     );
   }
 
-  /** Stat rows from the hourly rollup for whole hours in `span` (`sign` -1: taken away). */
-  function hourStats(p: number, f: CallFilter, span: Span, sign = 1): StatRow[] {
+  /** Stat rows from the hourly rollup for whole hours in `span`. */
+  function hourStats(p: number, f: CallFilter, span: Span): StatRow[] {
     const w = conditions(f, { time: 'hour_ms', tool: 'tool_name', client: 'client_name' }, span);
-    const rows = statRows(
+    return statRows(
       `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
               sum(l0), sum(l1), sum(l2), sum(l3)
        FROM metrics_hour_stats WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
       { ...w.params, projectId: p },
     );
-    if (sign === 1) return rows;
+  }
+
+  /** The rows taken away instead of added. */
+  function negated(rows: StatRow[]): StatRow[] {
     for (const r of rows) for (const k of STAT_SUMS) r[k] = -r[k];
     return rows;
   }
@@ -169,8 +172,9 @@ export function summaryQueries(ctx: QueryContext) {
         byHours(f, {
           days: (p, span) => dailyStats(p, f, span),
           hours: (p, span) => hourStats(p, f, span),
-          minus: (p, span) => hourStats(p, f, span, -1),
+          minus: (p, span) => negated(hourStats(p, f, span)),
           raw: (p, span) => rawStats(p, f, span),
+          minusRaw: (p, span) => negated(rawStats(p, f, span)),
         }),
       );
     },
