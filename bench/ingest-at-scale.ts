@@ -20,14 +20,10 @@ import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { examine } from '../src/ingest/examine.js';
-import {
-  createSpooledIngest,
-  createValidatedRecords,
-  LiveBus,
-  spoolEntryOf,
-} from '../src/ingest/index.js';
+import { createSpooledIngest, LiveBus } from '../src/ingest/index.js';
 import { connectionOf } from '../src/store/connection.js';
 import { openStore, type Store } from '../src/store/index.js';
+import { spoolVerdicts } from './ingest/spool-verdicts.js';
 import { bodyFactory, fmt } from './ingest/util.js';
 
 const { values } = parseArgs({
@@ -75,7 +71,6 @@ function bodies(): Buffer[] {
 
 /** Spools the requests as the group commit does; returns what they were validated into. */
 function spool(store: Store) {
-  const validated = createValidatedRecords();
   const verdicts = bodies().map((body) =>
     examine({
       authorization: `Bearer ${KEY}`,
@@ -85,15 +80,7 @@ function spool(store: Store) {
       receivedMs: Date.now(),
     }),
   );
-  for (let i = 0; i < verdicts.length; i += 4) {
-    const group = verdicts.slice(i, i + 4).map((v) => {
-      if (v.kind !== 'accepted') throw new Error(`bench body refused: ${v.answer.body?.error}`);
-      return v;
-    });
-    const ids = store.spool.add(group.map(spoolEntryOf));
-    group.forEach((v, j) => validated.keep(ids[j]!, v.body, v.record, v.items));
-  }
-  return validated;
+  return spoolVerdicts(store, verdicts);
 }
 
 /** Removes a scratch copy and its WAL. */

@@ -17,13 +17,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { examine } from '../src/ingest/examine.js';
-import {
-  createSpooledIngest,
-  createValidatedRecords,
-  LiveBus,
-  spoolEntryOf,
-} from '../src/ingest/index.js';
+import { createSpooledIngest, LiveBus } from '../src/ingest/index.js';
 import { openStore } from '../src/store/index.js';
+import { spoolVerdicts } from './ingest/spool-verdicts.js';
 import { bodyFactory, fmt } from './ingest/util.js';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' } } });
@@ -104,15 +100,7 @@ async function devtools(file: string): Promise<{
   const examineMs = performance.now() - t0;
   t0 = performance.now();
   // As the group commit does: spool the bodies, keep their validated records for applying.
-  const validated = createValidatedRecords();
-  for (let i = 0; i < verdicts.length; i += 4) {
-    const group = verdicts.slice(i, i + 4).map((v) => {
-      if (v.kind !== 'accepted') throw new Error(`bench body refused: ${v.answer.body?.error}`);
-      return v;
-    });
-    const ids = store.spool.add(group.map(spoolEntryOf));
-    group.forEach((v, j) => validated.keep(ids[j]!, v.body, v.record, v.items));
-  }
+  const validated = spoolVerdicts(store, verdicts);
   const spoolMs = performance.now() - t0;
   const ingest = createSpooledIngest({ store, bus: new LiveBus(), validated });
   t0 = performance.now();

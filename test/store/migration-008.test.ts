@@ -1,44 +1,30 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TABLES } from '../../src/store/migrations/008-hourly-rollups.js';
 import { rebuildSql } from '../../src/store/metrics/sql.js';
+import { olderFile, type OlderCall } from '../helpers/older-file.js';
 
-/** Looked up by name: the lead may renumber migrations at merge. */
-const index = MIGRATIONS.findIndex((m) => m.name === 'hourly-rollups');
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 10, 3, 22, 10);
+const outcomes = ['ok', 'ok', 'tool_error', 'bad_args', 'crashed'];
 
 /** A version-7 database holding calls over a midnight, its rollups filled as 7 kept them. */
-function olderFile(): Database.Database {
-  const db = new Database(':memory:');
-  db.pragma('foreign_keys = ON');
-  migrate(db, MIGRATIONS.slice(0, index));
-  db.exec(`
-    INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, 'h', 'k', 1, 1);
-    INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 1, 202, 1, 0, 1);`);
-  const insert = db.prepare(
-    `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
-       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms)
-     VALUES (1, 1, ?, ?, ?, 'x', ?, ?, ?, ?, 0, ?, 1)`,
-  );
-  const outcomes = ['ok', 'ok', 'tool_error', 'bad_args', 'crashed'];
-  for (let i = 0; i < 400; i++) {
-    insert.run(
+const older = () =>
+  olderFile(
+    'hourly-rollups',
+    Array.from({ length: 400 }, (_, i): OlderCall => [
       `s${i % 7}`,
       i % 3 ? 'cursor' : 'claude-code',
       `tool_${i % 5}`,
       BASE + Math.floor((i * 5 * HOUR) / 400),
       (i * 37) % 3000,
-      outcomes[i % outcomes.length],
+      outcomes[i % outcomes.length]!,
       (i * 91) % 5000,
       i % 4 ? 'aaaaaaaaaaaa' : 'bbbbbbbbbbbb',
-    );
-  }
-  db.exec(rebuildSql(undefined, MIGRATIONS[index - 1]!.version));
-  return db;
-}
+    ]),
+  );
 
 const snapshot = (db: Database.Database) =>
   Object.fromEntries(
@@ -47,7 +33,7 @@ const snapshot = (db: Database.Database) =>
 
 describe('migration hourly-rollups', () => {
   it('adds the hourly and daily rollups, filled exactly as a rebuild fills them', () => {
-    const db = olderFile();
+    const { db, index } = older();
     const daily = db.prepare('SELECT * FROM metrics_daily ORDER BY 1, 2, 3, 4, 5, 6, 7').all();
     expect(migrate(db, MIGRATIONS.slice(0, index + 1))).toBe(MIGRATIONS[index]!.version);
     const migrated = snapshot(db);

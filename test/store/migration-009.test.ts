@@ -1,34 +1,30 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TABLES } from '../../src/store/migrations/009-exact-durations.js';
 import { rebuildSql } from '../../src/store/metrics/sql.js';
+import { olderFile, type OlderCall } from '../helpers/older-file.js';
 
-/** Looked up by name: the lead may renumber migrations at merge. */
-const index = MIGRATIONS.findIndex((m) => m.name === 'exact-durations');
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 10, 3, 22, 10);
 
 /** A version-8 database holding 400 calls over five hours, its rollups filled as 8 kept them. */
-function olderFile(): Database.Database {
-  const db = new Database(':memory:');
-  db.pragma('foreign_keys = ON');
-  migrate(db, MIGRATIONS.slice(0, index));
-  db.exec(`
-    INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, 'h', 'k', 1, 1);
-    INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 1, 202, 1, 0, 1);`);
-  const insert = db.prepare(
-    `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
-       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms)
-     VALUES (1, 1, ?, 'cursor', ?, 'x', ?, ?, 'ok', 10, 0, 'aaaaaaaaaaaa', 1)`,
+const older = () =>
+  olderFile(
+    'exact-durations',
+    // Durations repeat (i % 40): a tool's hour holds each value several times.
+    Array.from({ length: 400 }, (_, i): OlderCall => [
+      `s${i % 7}`,
+      'cursor',
+      `tool_${i % 5}`,
+      BASE + Math.floor((i * 5 * HOUR) / 400),
+      (i % 40) * 7,
+      'ok',
+      10,
+      'aaaaaaaaaaaa',
+    ]),
   );
-  // Durations repeat (i % 40): a tool's hour holds each value several times.
-  for (let i = 0; i < 400; i++)
-    insert.run(`s${i % 7}`, `tool_${i % 5}`, BASE + Math.floor((i * 5 * HOUR) / 400), (i % 40) * 7);
-  db.exec(rebuildSql(undefined, MIGRATIONS[index - 1]!.version));
-  return db;
-}
 
 const rows = (db: Database.Database) =>
   Object.fromEntries(
@@ -44,7 +40,7 @@ const indexes = (db: Database.Database) =>
 
 describe('migration exact-durations', () => {
   it('counts each tool’s durations by day and by hour, and swaps the duration index for a time index', () => {
-    const db = olderFile();
+    const { db, index } = older();
     expect(indexes(db)).toContain('calls_by_tool_duration');
     expect(migrate(db, MIGRATIONS.slice(0, index + 1))).toBe(MIGRATIONS[index]!.version);
     const migrated = rows(db);

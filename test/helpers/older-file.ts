@@ -1,0 +1,36 @@
+/** A database stopped at an older schema version, for the test of the migration after it. */
+import Database from 'better-sqlite3';
+import { migrate } from '../../src/store/migrate.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { rebuildSql } from '../../src/store/metrics/sql.js';
+
+/** One call: session, client, tool, start, duration, outcome, response size, args hash. */
+export type OlderCall = [string, string, string, number, number, string, number, string];
+
+/**
+ * An in-memory database migrated up to (not including) the migration named `name`, holding
+ * project 1, batch 1 and `calls`, its derived facts and rollups filled as that version kept
+ * them. Returns it with the migration's index in {@link MIGRATIONS}.
+ */
+export function olderFile(
+  name: string,
+  calls: readonly OlderCall[],
+): { db: Database.Database; index: number } {
+  // Looked up by name: the lead may renumber migrations at merge.
+  const index = MIGRATIONS.findIndex((m) => m.name === name);
+  if (index < 1) throw new Error(`no migration named ${name} after the first`);
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  migrate(db, MIGRATIONS.slice(0, index));
+  db.exec(`
+    INSERT INTO projects (id, key_sha256, key_prefix, first_seen_ms, last_seen_ms) VALUES (1, 'h', 'k', 1, 1);
+    INSERT INTO batches (id, project_id, received_ms, status, accepted, rejected, body_bytes) VALUES (1, 1, 1, 202, 1, 0, 1);`);
+  const insert = db.prepare(
+    `INSERT INTO calls (project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
+       duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms)
+     VALUES (1, 1, ?, ?, ?, 'x', ?, ?, ?, ?, 0, ?, 1)`,
+  );
+  for (const c of calls) insert.run(...c);
+  db.exec(rebuildSql(undefined, MIGRATIONS[index - 1]!.version));
+  return { db, index };
+}
