@@ -1,7 +1,8 @@
 /**
- * One tool's exact durations inside one fine latency bucket, over whole hours, from the
- * durations rollups by day and by hour (migration 009) — never the calls. Each day and each
- * hour read is one index seek that returns only the bucket's few duration values.
+ * Exact durations of one tool, or of several together, inside one fine latency bucket, over
+ * whole hours, from the durations rollups by day and by hour (migration 009) — never the
+ * calls. Each day and each hour read is one index seek that returns only the bucket's few
+ * duration values.
  *
  * Counts add, so a day that a span covers for more than half is read as the whole day minus
  * the hours it leaves out (`splitAdditive`): a span costs at most one seek per day plus twelve

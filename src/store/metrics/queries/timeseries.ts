@@ -144,9 +144,9 @@ export function timeseriesQueries(ctx: QueryContext) {
      * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without tool,
      * client or session filters and for whole-hour offsets, whole hours come from the fine
      * latency rollup by hour (all tools): it locates each bucket's p95 rank; the buckets whose
-     * rank falls in the same fine bucket then read that fine bucket's calls together, tool by
-     * tool, grouped by time bucket. Partial hours, and any other view, count the matching calls
-     * directly.
+     * rank falls in the same fine bucket then read that bucket's exact durations together, for
+     * all tools at once, from the durations rollups (./exact-durations.ts), each under its time
+     * bucket. Partial hours, and any other view, count the matching calls directly.
      */
     seriesP95(f: CallFilter, widthMs: number, offsetMs: number): Map<number, number> {
       const out = new Map<number, number>();
