@@ -26,6 +26,7 @@ export function migrate(
     if (m.version <= current) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     })();
   }

@@ -3,6 +3,7 @@
  * database from an older version is moved forward, never wiped. Append only: never edit a
  * migration that has shipped — add the next number instead (each has its own test).
  */
+import type Database from 'better-sqlite3';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-metrics.js';
 import * as m003 from './003-derived-watermark.js';
@@ -12,11 +13,14 @@ import * as m006 from './006-proxy-content.js';
 import * as m007 from './007-misdirected-and-omitted.js';
 import * as m008 from './008-hourly-rollups.js';
 import * as m009 from './009-exact-durations.js';
+import * as m010 from './010-plain-checks.js';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** What SQL alone cannot say, run after `sql` in the same transaction. */
+  run?: (db: Database.Database) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -29,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'misdirected-and-omitted', sql: m007.sql },
   { version: 8, name: 'hourly-rollups', sql: m008.sql },
   { version: 9, name: 'exact-durations', sql: m009.sql },
+  { version: 10, name: 'plain-checks', sql: m010.sql, run: m010.run },
 ];
