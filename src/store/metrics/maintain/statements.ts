@@ -101,15 +101,16 @@ export function prepareMaintainStatements(db: Database.Database) {
      FROM metrics_chains WHERE run_id = ?`,
   );
   // An upsert, not INSERT OR REPLACE: a chain grows call by call, and REPLACE deleted and
-  // re-inserted its row and all three index entries each time (5% of a flood's CPU).
+  // re-inserted its row and all three index entries each time (5% of a flood's CPU). The
+  // update sets only what a growing chain changes: its run id names its head call, so the
+  // project, session, tool, client and first_ms never do, and SQLite rewrites an index
+  // entry for every indexed column named in SET, equal or not.
   const putChain = db.prepare(
     `INSERT INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name,
        first_ms, last_ms, last_end_ms, calls, retries, repeats, unknown_links, resolved, tail_id)
      VALUES (@run_id, @project_id, @session_id, @tool_name, @client_name, @first_ms, @last_ms,
        @last_end_ms, @calls, @retries, @repeats, @unknown_links, @resolved, @tail_id)
-     ON CONFLICT (run_id) DO UPDATE SET project_id = excluded.project_id,
-       session_id = excluded.session_id, tool_name = excluded.tool_name,
-       client_name = excluded.client_name, first_ms = excluded.first_ms,
+     ON CONFLICT (run_id) DO UPDATE SET
        last_ms = excluded.last_ms, last_end_ms = excluded.last_end_ms, calls = excluded.calls,
        retries = excluded.retries, repeats = excluded.repeats,
        unknown_links = excluded.unknown_links, resolved = excluded.resolved,
