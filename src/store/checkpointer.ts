@@ -9,14 +9,17 @@
  * appending to (issue 19: 189 MB in a minute, 16.5 GB in ten), so the writer itself, between
  * its own transactions, finishes the job ({@link createWalGuard}):
  *
- * - past the soft bound, before its next write, a `TRUNCATE` checkpoint: it copies only the
- *   frames the worker has not reached yet and cuts the file to zero. The writer is the only
- *   writer and reads are short, so nothing makes it wait but the worker's checkpoint lock;
+ * - past the soft bound, before its next write, a `RESTART` checkpoint: it copies only the
+ *   frames the worker has not reached yet and starts the log again from its first frame. The
+ *   file is not cut (`journal_size_limit` trims it back to the soft bound at the next write),
+ *   so under load the same 16 MiB is written over and over: no ftruncate, no new blocks to
+ *   allocate — `TRUNCATE` here held each apply slice ~10% longer (docs/benchmarks.md). The
+ *   writer is the only writer and reads are short, so nothing makes it wait but the worker's
+ *   checkpoint lock;
  * - past the hard bound (the worker fell far behind, or another process holds a read open),
  *   ingest waits for that checkpoint (up to 5 s) and is refused with 503 rather than let the
  *   WAL grow further;
- * - a second after the last write, the same `TRUNCATE`: the WAL is empty once load stops;
- * - `journal_size_limit` shrinks the file whenever SQLite restarts the WAL from its start.
+ * - a second after the last write, a `TRUNCATE`: the WAL is empty once load stops.
  *
  * Only the writer's connection ever takes the write lock: a checkpointer that did (RESTART or
  * TRUNCATE from the worker) would make the writer's deferred transactions, which read before
@@ -31,9 +34,9 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { nativeBindingOptions } from './native-binding.js';
 
-/** Past this size the writer truncates the WAL before its next transaction. */
+/** Past this size the writer restarts the WAL before its next transaction. */
 export const WAL_SOFT_BYTES = 16 * 1024 * 1024;
-/** Past this size ingest waits for that truncate or is refused: the stated bound. */
+/** Past this size ingest waits for that restart or is refused: the stated bound. */
 export const WAL_HARD_BYTES = 64 * 1024 * 1024;
 
 const WORKER_SOURCE = `
@@ -125,7 +128,7 @@ export class WalBoundError extends Error {
 /** The writer's side of the bound (see the module comment). */
 export interface WalGuard {
   /**
-   * Call before each write transaction. Past the soft bound it truncates the WAL; past the
+   * Call before each write transaction. Past the soft bound it restarts the WAL; past the
    * hard one a `strict` caller (ingest) gets a {@link WalBoundError} if that fails — it
    * answers 503 and writes nothing — while a lenient one (derived facts before a read) goes
    * ahead with its small write.
@@ -137,7 +140,7 @@ export interface WalGuard {
 
 /** How long after the last write the WAL is truncated. */
 const IDLE_MS = 1000;
-/** After a truncate that another reader blocked, how long before trying below the hard bound. */
+/** After a checkpoint that another reader blocked, how long before trying below the hard bound. */
 const RETRY_MS = 1000;
 
 /** Builds the writer's guard over its own connection `db`. */
@@ -156,26 +159,30 @@ export function createWalGuard(
   };
   let blockedUntil = 0;
   let idle: NodeJS.Timeout | undefined;
-  /** One TRUNCATE, retried while the worker holds the checkpoint lock, for up to `waitMs`. */
-  const truncate = (waitMs: number): number => {
+  /**
+   * One checkpoint in `mode`, retried while the worker holds the checkpoint lock (or a reader
+   * keeps the log from restarting) for up to `waitMs`. True once the log starts again from its
+   * first frame; after a failure, the soft bound is not tried again for RETRY_MS.
+   */
+  const checkpoint = (mode: 'RESTART' | 'TRUNCATE', waitMs: number): boolean => {
     const timeout = db.pragma('busy_timeout', { simple: true }) as number;
     db.pragma('busy_timeout = 100');
     const until = performance.now() + waitMs;
-    let left = size();
+    let restarted = false;
     try {
       do {
         try {
-          db.pragma('wal_checkpoint(TRUNCATE)');
+          const [result] = db.pragma(`wal_checkpoint(${mode})`) as { busy: number }[];
+          restarted = result?.busy === 0;
         } catch {
           // busy: tried again below
         }
-        left = size();
-      } while (left > bytes.hard && performance.now() < until);
+      } while (!restarted && performance.now() < until);
     } finally {
       db.pragma(`busy_timeout = ${timeout}`);
     }
-    blockedUntil = left > bytes.soft ? performance.now() + RETRY_MS : 0;
-    return left;
+    blockedUntil = restarted ? 0 : performance.now() + RETRY_MS;
+    return restarted;
   };
   let lastIngestMs = 0;
   const onIdle = (): void => {
@@ -189,7 +196,7 @@ export function createWalGuard(
     }
     if (!db.open || db.inTransaction || size() === 0) return;
     try {
-      truncate(0);
+      checkpoint('TRUNCATE', 0);
     } catch {
       // the next write or idle moment tries again
     }
@@ -204,8 +211,10 @@ export function createWalGuard(
       if (db.inTransaction) return;
       const now = size();
       if (now <= bytes.soft || (now <= bytes.hard && performance.now() < blockedUntil)) return;
-      const left = truncate(strict && now > bytes.hard ? 5000 : 0);
-      if (strict && left > bytes.hard) throw new WalBoundError(left);
+      // The file's size is its high-water mark: past the soft bound, the log has outgrown it
+      // (or was restarted and not written since, when the checkpoint costs next to nothing).
+      const restarted = checkpoint('RESTART', strict && now > bytes.hard ? 5000 : 0);
+      if (strict && !restarted && now > bytes.hard) throw new WalBoundError(now);
     },
     stop() {
       if (idle) clearTimeout(idle);

@@ -100,9 +100,9 @@ export interface OpenStoreOptions {
    */
   deferDerived?: boolean;
   /**
-   * The WAL's bound with background checkpoints (src/store/checkpointer.ts): the worker
-   * truncates past `softBytes`, the writer checkpoints itself past `hardBytes`. Defaults
-   * 16 MiB and 64 MiB; tests use smaller ones.
+   * The WAL's bound with background checkpoints (src/store/checkpointer.ts): past `soft` the
+   * writer restarts the log before its next write; past `hard` ingest waits for that or is
+   * refused. Defaults 16 MiB and 64 MiB; tests use smaller ones.
    */
   walBytes?: { soft: number; hard: number };
 }
