@@ -227,7 +227,7 @@ export function appendSession(
 /** Writes the chain rows of the runs the slice extended or created. */
 export function putChains(st: MaintainStatements, chains: Map<number, ChainTail>): void {
   for (const { run, tail } of chains.values()) {
-    st.putChain.run({
+    st.putChain({
       run_id: run.runId,
       project_id: tail.project_id,
       session_id: tail.session_id,
@@ -236,7 +236,7 @@ export function putChains(st: MaintainStatements, chains: Map<number, ChainTail>
       first_ms: run.headMs!,
       last_ms: tail.started_ms,
       last_end_ms: tail.started_ms + tail.duration_ms,
-      ...run.stats!,
+      stats: run.stats!,
       resolved: isOkNonEmpty(tail) ? 1 : 0,
       tail_id: tail.id,
     });

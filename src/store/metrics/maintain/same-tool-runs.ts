@@ -119,7 +119,7 @@ export function recomputeGroup(
       else if (l === LINK.unknown) st.unknown_links++;
     }
     const tail = seq[b - 1]!.row;
-    putChain.run({
+    putChain({
       run_id: runId,
       project_id: p,
       session_id: s,
@@ -128,7 +128,7 @@ export function recomputeGroup(
       first_ms: firstMs,
       last_ms: tail.started_ms,
       last_end_ms: tail.started_ms + tail.duration_ms,
-      ...st,
+      stats: st,
       resolved: tail.outcome === 'ok' && !tail.is_empty ? 1 : 0,
       tail_id: tail.id,
     });

@@ -25,6 +25,21 @@ const upsertDurationsSql = (table: string, timeCol: string): string =>
   `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, duration_ms, n) VALUES (?, ?, ?, ?, ?)
    ON CONFLICT DO UPDATE SET n = n + excluded.n`;
 
+/** One retry chain's row in `metrics_chains`, as the maintainer writes it. */
+export interface ChainPut {
+  run_id: number;
+  project_id: number;
+  session_id: string;
+  tool_name: string;
+  client_name: string;
+  first_ms: number;
+  last_ms: number;
+  last_end_ms: number;
+  stats: ChainStats;
+  resolved: 0 | 1;
+  tail_id: number;
+}
+
 /** Prepares the maintainer's statements on `db`. */
 export function prepareMaintainStatements(db: Database.Database) {
   const byIdRange = db.prepare<[number, number], Row>(
@@ -104,18 +119,38 @@ export function prepareMaintainStatements(db: Database.Database) {
   // re-inserted its row and all three index entries each time (5% of a flood's CPU). The
   // update sets only what a growing chain changes: its run id names its head call, so the
   // project, session, tool, client and first_ms never do, and SQLite rewrites an index
-  // entry for every indexed column named in SET, equal or not.
-  const putChain = db.prepare(
+  // entry for every indexed column named in SET, equal or not. Bound by position: a flood
+  // writes a quarter of a chain row per call, and binding 14 values by name took a third
+  // longer than the upsert itself (1.2 of 3.7 µs).
+  const upsertChain = db.prepare(
     `INSERT INTO metrics_chains (run_id, project_id, session_id, tool_name, client_name,
        first_ms, last_ms, last_end_ms, calls, retries, repeats, unknown_links, resolved, tail_id)
-     VALUES (@run_id, @project_id, @session_id, @tool_name, @client_name, @first_ms, @last_ms,
-       @last_end_ms, @calls, @retries, @repeats, @unknown_links, @resolved, @tail_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (run_id) DO UPDATE SET
        last_ms = excluded.last_ms, last_end_ms = excluded.last_end_ms, calls = excluded.calls,
        retries = excluded.retries, repeats = excluded.repeats,
        unknown_links = excluded.unknown_links, resolved = excluded.resolved,
        tail_id = excluded.tail_id`,
   );
+  const putChain = (c: ChainPut): void => {
+    const { stats: n } = c;
+    upsertChain.run(
+      c.run_id,
+      c.project_id,
+      c.session_id,
+      c.tool_name,
+      c.client_name,
+      c.first_ms,
+      c.last_ms,
+      c.last_end_ms,
+      n.calls,
+      n.retries,
+      n.repeats,
+      n.unknown_links,
+      c.resolved,
+      c.tail_id,
+    );
+  };
   const dropChain = db.prepare('DELETE FROM metrics_chains WHERE run_id = ?');
   const updateFacts = db.prepare(
     `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
