@@ -48,11 +48,12 @@ export function createContentWriter(
      ON CONFLICT (key_sha256) DO UPDATE SET last_seen_ms = max(last_seen_ms, excluded.last_seen_ms)
      RETURNING id`,
   );
+  // Bound by position, one row per relayed message: binding 13 values by name costs about a
+  // third more than the insert itself (the same measurement as the chains' upsert).
   const insertMessage = db.prepare(
     `INSERT INTO proxy_messages (project_id, session_id, seq, direction, at_ms, method, rpc_id, kind,
        body, truncated, bytes, call_started_at, received_ms)
-     VALUES (@projectId, @sessionId, @seq, @direction, @at_ms, @method, @rpc_id, @kind,
-       @body, @truncated, @bytes, @call_started_at, @receivedMs)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (project_id, session_id, seq) DO NOTHING`,
   );
   // The latest post's facts win: a proxy that learns the server's side later posts again.
@@ -87,21 +88,21 @@ export function createContentWriter(
     const projectId = upsertProject.get(r.keySha256, r.keyPrefix, r.receivedMs, r.receivedMs)!.id;
     let stored = 0;
     for (const m of r.messages) {
-      stored += insertMessage.run({
+      stored += insertMessage.run(
         projectId,
-        sessionId: r.sessionId,
-        seq: m.seq,
-        direction: m.direction,
-        at_ms: m.at_ms,
-        method: m.method,
-        rpc_id: m.rpc_id,
-        kind: m.kind,
-        body: m.body,
-        truncated: m.truncated ? 1 : 0,
-        bytes: m.bytes,
-        call_started_at: m.call_started_at ?? null,
-        receivedMs: r.receivedMs,
-      }).changes;
+        r.sessionId,
+        m.seq,
+        m.direction,
+        m.at_ms,
+        m.method,
+        m.rpc_id,
+        m.kind,
+        m.body,
+        m.truncated ? 1 : 0,
+        m.bytes,
+        m.call_started_at ?? null,
+        r.receivedMs,
+      ).changes;
     }
     if (r.session) {
       const s = r.session;
