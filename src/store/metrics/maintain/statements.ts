@@ -1,5 +1,6 @@
 /** Every statement the maintainer runs, prepared once per connection. */
 import type Database from 'better-sqlite3';
+import type { ChainRow } from '../queries/chains.js';
 import { COLS, type ChainStats, type Row } from './rows.js';
 
 // Neighbour lookups are written `started_ms <= ? AND (started_ms < ? OR id < ?)` rather than
@@ -25,20 +26,11 @@ const upsertDurationsSql = (table: string, timeCol: string): string =>
   `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, duration_ms, n) VALUES (?, ?, ?, ?, ?)
    ON CONFLICT DO UPDATE SET n = n + excluded.n`;
 
-/** One retry chain's row in `metrics_chains`, as the maintainer writes it. */
-export interface ChainPut {
-  run_id: number;
-  project_id: number;
-  session_id: string;
-  tool_name: string;
-  client_name: string;
-  first_ms: number;
-  last_ms: number;
-  last_end_ms: number;
+/** One retry chain's row in `metrics_chains` as the maintainer writes it, its counts together. */
+export type ChainPut = Omit<ChainRow, keyof ChainStats | 'resolved'> & {
   stats: ChainStats;
   resolved: 0 | 1;
-  tail_id: number;
-}
+};
 
 /** Prepares the maintainer's statements on `db`. */
 export function prepareMaintainStatements(db: Database.Database) {
