@@ -13,9 +13,9 @@
  *   frames the worker has not reached yet and starts the log again from its first frame. The
  *   file is not cut (`journal_size_limit` trims it back to the soft bound at the next write),
  *   so under load the same 16 MiB is written over and over: no ftruncate, no new blocks to
- *   allocate — `TRUNCATE` here held each apply slice ~10% longer (docs/benchmarks.md). The
- *   writer is the only writer and reads are short, so nothing makes it wait but the worker's
- *   checkpoint lock;
+ *   allocate (a few percent of an apply slice's time, docs/benchmarks.md). The writer is the
+ *   only writer and reads are short, so nothing makes it wait but the worker's checkpoint
+ *   lock;
  * - past the hard bound (the worker fell far behind, or another process holds a read open),
  *   ingest waits for that checkpoint (up to 5 s) and is refused with 503 rather than let the
  *   WAL grow further;
