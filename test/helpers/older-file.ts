@@ -1,5 +1,6 @@
 /** A database stopped at an older schema version, for the test of the migration after it. */
 import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { rebuildSql } from '../../src/store/metrics/sql.js';
@@ -33,4 +34,35 @@ export function olderFile(
   for (const c of calls) insert.run(...c);
   db.exec(rebuildSql(undefined, MIGRATIONS[index - 1]!.version));
   return { db, index };
+}
+
+/** Every row of each of `tables`, ordered by its first `keyColumns` columns. */
+export const tableRows = (db: Database.Database, tables: readonly string[], keyColumns: number) =>
+  Object.fromEntries(
+    tables.map((t) => {
+      const order = Array.from({ length: keyColumns }, (_, i) => i + 1).join(', ');
+      return [t, db.prepare(`SELECT * FROM ${t} ORDER BY ${order}`).all()];
+    }),
+  );
+
+/**
+ * What every migration that adds derived tables checks at its end, on `db` just migrated to
+ * `version`: a full rebuild at that version writes exactly the backfill's rows (`migrated`),
+ * the tables are STRICT (`strictTable` refuses text in its `n`), and deleting the projects takes
+ * every row of `tables` along.
+ */
+export function expectBackfillHolds(
+  db: Database.Database,
+  version: number,
+  tables: readonly string[],
+  keyColumns: number,
+  migrated: ReturnType<typeof tableRows>,
+  strictTable: string,
+): void {
+  db.exec(rebuildSql(undefined, version));
+  expect(tableRows(db, tables, keyColumns)).toEqual(migrated);
+  expect(() => db.exec(`UPDATE ${strictTable} SET n = 'many'`)).toThrow(/cannot store TEXT/);
+  db.exec('DELETE FROM calls; DELETE FROM startups; DELETE FROM batches; DELETE FROM projects');
+  for (const t of tables)
+    expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });
 }

@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TABLES } from '../../src/store/migrations/008-hourly-rollups.js';
-import { rebuildSql } from '../../src/store/metrics/sql.js';
-import { olderFile, type OlderCall } from '../helpers/older-file.js';
+import {
+  expectBackfillHolds,
+  olderFile,
+  tableRows,
+  type OlderCall,
+} from '../helpers/older-file.js';
 
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 10, 3, 22, 10);
@@ -26,10 +30,7 @@ const older = () =>
     ]),
   );
 
-const snapshot = (db: Database.Database) =>
-  Object.fromEntries(
-    TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5`).all()]),
-  );
+const snapshot = (db: Database.Database) => tableRows(db, TABLES, 5);
 
 describe('migration hourly-rollups', () => {
   it('adds the hourly and daily rollups, filled exactly as a rebuild fills them', () => {
@@ -57,15 +58,14 @@ describe('migration hourly-rollups', () => {
     expect(db.prepare('SELECT * FROM metrics_daily ORDER BY 1, 2, 3, 4, 5, 6, 7').all()).toEqual(
       daily,
     );
-    // What the backfill wrote is what a full rebuild computes.
-    db.exec(rebuildSql(undefined, MIGRATIONS[index]!.version));
-    expect(snapshot(db)).toEqual(migrated);
-    // STRICT, and keyed by project: deleting one takes its rows along.
-    expect(() => db.exec("UPDATE metrics_latency_hours SET n = 'many'")).toThrow(
-      /cannot store TEXT/,
+    // What the backfill wrote is what a full rebuild computes; STRICT; keyed by project.
+    expectBackfillHolds(
+      db,
+      MIGRATIONS[index]!.version,
+      TABLES,
+      5,
+      migrated,
+      'metrics_latency_hours',
     );
-    db.exec('DELETE FROM calls; DELETE FROM startups; DELETE FROM batches; DELETE FROM projects');
-    for (const t of TABLES)
-      expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });
   });
 });

@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TABLES } from '../../src/store/migrations/009-exact-durations.js';
-import { rebuildSql } from '../../src/store/metrics/sql.js';
-import { olderFile, type OlderCall } from '../helpers/older-file.js';
+import {
+  expectBackfillHolds,
+  olderFile,
+  tableRows,
+  type OlderCall,
+} from '../helpers/older-file.js';
 
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 10, 3, 22, 10);
@@ -26,10 +30,7 @@ const older = () =>
     ]),
   );
 
-const rows = (db: Database.Database) =>
-  Object.fromEntries(
-    TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4`).all()]),
-  );
+const rows = (db: Database.Database) => tableRows(db, TABLES, 4);
 const indexes = (db: Database.Database) =>
   db
     .prepare(
@@ -61,15 +62,14 @@ describe('migration exact-durations', () => {
     );
     expect(indexes(db)).toContain('calls_by_tool_time');
     expect(indexes(db)).not.toContain('calls_by_tool_duration');
-    // What the backfill wrote is what a full rebuild computes.
-    db.exec(rebuildSql(undefined, MIGRATIONS[index]!.version));
-    expect(rows(db)).toEqual(migrated);
-    // STRICT, and keyed by project: deleting one takes its rows along.
-    expect(() => db.exec("UPDATE metrics_duration_days SET n = 'many'")).toThrow(
-      /cannot store TEXT/,
+    // What the backfill wrote is what a full rebuild computes; STRICT; keyed by project.
+    expectBackfillHolds(
+      db,
+      MIGRATIONS[index]!.version,
+      TABLES,
+      4,
+      migrated,
+      'metrics_duration_days',
     );
-    db.exec('DELETE FROM calls; DELETE FROM startups; DELETE FROM batches; DELETE FROM projects');
-    for (const t of TABLES)
-      expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });
   });
 });
