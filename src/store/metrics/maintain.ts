@@ -196,6 +196,7 @@ export function createMetricsMaintainer(db: Database.Database): MetricsMaintaine
       for (const tail of appended) settleTails(tail, slice.touched);
     }
     if (late.length > 0) {
+      late.sort((a, b) => a.id - b.id); // appended in id order (see writeFactsAndRollups)
       insertRaw(late);
       maintainRows(
         late.map((c) => ({ ...c })),
