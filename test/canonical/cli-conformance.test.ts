@@ -3,15 +3,16 @@
  * another SDK — modelled, and from a real Python port.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson, render, variant } from '../../src/canonical/node.js';
 import { ROOT, run } from './cli-helpers.js';
 import { FIXTURE_TEXT } from './corpus.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mcpulse-conformance-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('conformance', () => {
   it('passes the shared fixture file, case by case', async () => {

@@ -2,16 +2,14 @@
  * The `proxy` command line: flags, the server command after `--`, clear usage errors, a command
  * that cannot start, and the fallback that starts a dashboard when none answers at --url.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultKey, parseProxyArgs } from '../../src/cli/commands/proxy-args.js';
 import { UsageError } from '../../src/cli/io.js';
 import type { CallRow } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
-import { connectClient, proxied, PY_SERVER, until } from './helpers.js';
+import { connectClient, proxied, PY_SERVER, scratchDir, until } from './helpers.js';
 import { getRemote } from '../../src/api/remote.js';
 
 const env = {};
@@ -84,7 +82,7 @@ describe('the command', () => {
 
   it('exits 127 with one line when the server command does not exist', async () => {
     // Nothing answers on port 9, so the proxy starts a dashboard there: on a file of its own.
-    const db = join(mkdtempSync(join(tmpdir(), 'mcpulse-proxy-db-')), 'devtools.db');
+    const db = join(scratchDir('mcpulse-proxy-db-'), 'devtools.db');
     const run = await runCli([
       'proxy',
       '--url',
@@ -107,7 +105,7 @@ describe('the command', () => {
       });
     });
     const url = `http://127.0.0.1:${port}`;
-    const db = join(mkdtempSync(join(tmpdir(), 'mcpulse-proxy-db-')), 'devtools.db');
+    const db = join(scratchDir('mcpulse-proxy-db-'), 'devtools.db');
     const { client, transport } = await connectClient(
       proxied(PY_SERVER, url, ['--db', db, '--key', 'k_started']),
     );

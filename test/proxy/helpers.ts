@@ -4,20 +4,34 @@
  * behind the proxy, and the dashboard's view of what arrived.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 
 const SERVERS = join(import.meta.dirname, 'servers');
 
+const scratch: string[] = [];
+// Each test file evaluates this module afresh, so this runs after that file's tests.
+afterAll(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder under the system's temp folder, removed after this test file's tests. */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 // Every proxy a test starts hands off to a spool folder of this test file's own, and a poster
 // whose dashboard is gone (the test's closed) gives up after 20 s instead of 10 minutes.
-process.env.MCPULSE_DEVTOOLS_SPOOL_DIR ??= mkdtempSync(join(tmpdir(), 'mcpulse-proxy-spool-'));
+process.env.MCPULSE_DEVTOOLS_SPOOL_DIR ??= scratchDir('mcpulse-proxy-spool-');
 process.env.MCPULSE_PROXY_SPOOL_DEADLINE_MS ??= '20000';
 
 /** The TypeScript SDK fixture server, as a command line. */
@@ -138,7 +152,7 @@ export function proxied(server: string[], url: string, flags: string[] = []): st
 
 /** A fresh folder for a server to record its bytes into. */
 export function recordDir(): string {
-  return mkdtempSync(join(tmpdir(), 'mcpulse-proxy-rec-'));
+  return scratchDir('mcpulse-proxy-rec-');
 }
 
 /** What the server recorded: the bytes it read and the bytes it wrote. */

@@ -8,15 +8,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { connectClient, proxied, PY_SERVER, until } from './helpers.js';
+import { connectClient, proxied, PY_SERVER, scratchDir, until } from './helpers.js';
 import { startHttpFixture } from './servers/http-server.js';
 
 type Dashboard = 'up' | 'down' | 'hanging';
@@ -69,7 +67,7 @@ describe('a session at a human pace for more than a minute', () => {
   let t: TestServer;
   let hanging: Awaited<ReturnType<typeof startHangingDashboard>>;
   let downUrl: string;
-  const dbDir = mkdtempSync(join(tmpdir(), 'mcpulse-long-'));
+  const dbDir = scratchDir('mcpulse-long-');
 
   beforeAll(async () => {
     t = await startTestServer();
