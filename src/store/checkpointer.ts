@@ -5,7 +5,10 @@
  * copies the WAL back into the database and fsyncs — inside an ingest request, which then
  * sets the p99. Instead the writer turns auto-checkpointing off and a worker thread, with its
  * own connection, runs `PASSIVE` checkpoints on a timer: they copy pages back without
- * blocking anyone. But a passive checkpoint never *resets* a WAL a steady writer keeps
+ * blocking anyone — every 100 ms while the WAL keeps growing, every 500 ms once it stopped.
+ * (At 500 ms throughout, a flood filled the soft bound three times between two of them, and
+ * the writer's restarts below copied the rest themselves: 30 ms each, 10–12% of the event
+ * loop; at 100 ms they take half that, docs/benchmarks.md.) But a passive checkpoint never *resets* a WAL a steady writer keeps
  * appending to (issue 19: 189 MB in a minute, 16.5 GB in ten), so the writer itself, between
  * its own transactions, finishes the job ({@link createWalGuard}):
  *
@@ -51,16 +54,19 @@ try {
 } catch {
   finish();
 }
-let busy = false;
-const timer = db ? setInterval(() => {
-  if (busy) return;
-  busy = true;
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* retried on the next tick */ }
-  busy = false;
-}, workerData.intervalMs) : undefined;
+let timer;
+let lastFrames = 0;
+const tick = () => {
+  let frames = lastFrames;
+  try { frames = db.pragma('wal_checkpoint(PASSIVE)')[0].log; } catch { /* retried on the next tick */ }
+  const writing = frames > 0 && frames !== lastFrames;
+  lastFrames = frames;
+  timer = setTimeout(tick, writing ? workerData.activeMs : workerData.intervalMs);
+};
+if (db) timer = setTimeout(tick, workerData.intervalMs);
 parentPort.on('message', (m) => {
   if (m !== 'stop') return;
-  clearInterval(timer);
+  clearTimeout(timer);
   try { db?.close(); } catch { /* closing anyway */ }
   finish();
   parentPort.close();
@@ -78,6 +84,9 @@ export interface Checkpointer {
 
 /** How often the worker checkpoints. */
 export interface CheckpointerOptions {
+  /** While the WAL keeps growing (default 100 ms). */
+  activeMs?: number;
+  /** Once it stopped (default 500 ms). */
   intervalMs?: number;
 }
 
@@ -99,6 +108,7 @@ export function startCheckpointer(
       driver,
       done,
       binding: nativeBindingOptions(),
+      activeMs: options.activeMs ?? 100,
       intervalMs: options.intervalMs ?? 500,
     },
   });
