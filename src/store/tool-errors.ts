@@ -36,10 +36,26 @@ export const MAX_FAILING_CALLS = 20_000;
 export function createToolErrorReader(db: Database.Database) {
   const prepare = statementCache(db);
   // "First call" is a property of the call within its whole session, as first-call success
-  // is (docs/metrics.md): no time filter applies to the earlier call looked for.
-  const firstCall = `NOT EXISTS (SELECT 1 FROM calls p INDEXED BY calls_by_session_tool
-      WHERE p.project_id = c.project_id AND p.session_id = c.session_id AND p.tool_name = c.tool_name
-        AND (p.started_ms < c.started_ms OR (p.started_ms = c.started_ms AND p.id < c.id)))`;
+  // is (docs/metrics.md): no time filter applies to the earlier call looked for. The session's
+  // index is read from its start up to the tool's first entry, once per (session, tool) of the
+  // failing calls rather than once per call (migration 011).
+  const firstOfTool = prepare(
+    `SELECT id FROM calls INDEXED BY calls_by_session
+      WHERE project_id = ? AND session_id = ? AND tool_name = ?
+      ORDER BY started_ms, id LIMIT 1`,
+  ).pluck();
+  /** Sets each row's `first_call`, dropping the project id it was read with. */
+  const markFirstCalls = (rows: (FailingCallRow & { project_id?: number })[]): void => {
+    const firsts = new Map<string, number | undefined>();
+    for (const r of rows) {
+      const key = `${r.project_id}\u0000${r.session_id}\u0000${r.tool_name}`;
+      if (!firsts.has(key)) {
+        firsts.set(key, firstOfTool.get(r.project_id, r.session_id, r.tool_name) as number);
+      }
+      r.first_call = firsts.get(key) === r.id ? 1 : 0;
+      delete r.project_id;
+    }
+  };
 
   return {
     /**
@@ -59,20 +75,22 @@ export function createToolErrorReader(db: Database.Database) {
             AND m.call_started_at = c.started_at))`;
       const rows = prepare(
         content
-          ? `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
-                    ${firstCall} AS first_call, ${hasContent} AS has_content,
+          ? `SELECT c.id, c.project_id, c.session_id, c.tool_name, c.started_at, c.started_ms,
+                    c.outcome, 0 AS first_call, ${hasContent} AS has_content,
                     a.kind AS answer_kind, a.body AS answer_body, a.truncated AS answer_truncated
                FROM calls c LEFT JOIN proxy_messages a ON a.id = ${answerId}
                ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
               ORDER BY c.started_ms, c.id LIMIT @limit`
-          : `SELECT c.id, c.session_id, c.tool_name, c.started_at, c.started_ms, c.outcome,
-                    ${firstCall} AS first_call, 0 AS has_content, NULL AS answer_kind,
+          : `SELECT c.id, c.project_id, c.session_id, c.tool_name, c.started_at, c.started_ms,
+                    c.outcome, 0 AS first_call, 0 AS has_content, NULL AS answer_kind,
                     NULL AS answer_body, NULL AS answer_truncated
                FROM calls c ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
               ORDER BY c.started_ms, c.id LIMIT @limit`,
       ).all({ ...params, limit: MAX_FAILING_CALLS + 1 }) as FailingCallRow[];
       const capped = rows.length > MAX_FAILING_CALLS;
-      return { rows: capped ? rows.slice(0, MAX_FAILING_CALLS) : rows, capped };
+      if (capped) rows.length = MAX_FAILING_CALLS;
+      markFirstCalls(rows);
+      return { rows, capped };
     },
 
     /**

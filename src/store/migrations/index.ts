@@ -14,6 +14,7 @@ import * as m007 from './007-misdirected-and-omitted.js';
 import * as m008 from './008-hourly-rollups.js';
 import * as m009 from './009-exact-durations.js';
 import * as m010 from './010-plain-checks.js';
+import * as m011 from './011-one-session-index.js';
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'hourly-rollups', sql: m008.sql },
   { version: 9, name: 'exact-durations', sql: m009.sql },
   { version: 10, name: 'plain-checks', sql: m010.sql, run: m010.run },
+  { version: 11, name: 'one-session-index', sql: m011.sql },
 ];

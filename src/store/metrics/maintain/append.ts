@@ -88,7 +88,12 @@ export function appendSession(
   const toolTail = (c: FreshCall): ToolTail | null => {
     let g = tail.tools.get(c.tool_name);
     if (g !== undefined) return g;
-    const row = st.toolLast.get(c.project_id, c.session_id, c.tool_name);
+    const row = st.toolLast.get(
+      c.project_id,
+      c.session_id,
+      c.tool_name,
+      c.started_ms - RETRY_WINDOW_MS,
+    );
     g = null;
     if (row) {
       const run: RunState = { runId: row.run_id, chain: row.chain, stats: null };

@@ -24,10 +24,11 @@ export function recomputeGroup(
   const first = group[0]!;
   const last = group.at(-1)!;
   const { project_id: p, session_id: s, tool_name: t } = first;
-  const anchor = anchorOf.get(p, s, t, first.started_ms, first.started_ms, first.id);
+  const windowStart = first.started_ms - RETRY_WINDOW_MS;
+  const anchor = anchorOf.get(p, s, t, first.started_ms, first.started_ms, first.id, windowStart);
   let start: Row = first;
   let carried: { runId: number; chain: 0 | 1; anchor: Row } | null = null;
-  if (anchor && first.started_ms - anchor.started_ms <= RETRY_WINDOW_MS) {
+  if (anchor) {
     if (anchor.link === LINK.none) {
       // The anchor ended its run: the run is unchanged up to it, so carry its facts.
       start = anchor;

@@ -46,9 +46,11 @@ export function prepareMaintainStatements(db: Database.Database) {
     `SELECT started_ms, id, tool_name FROM calls INDEXED BY calls_by_session
      WHERE project_id = ? AND session_id = ? ORDER BY started_ms DESC, id DESC LIMIT 1`,
   );
-  const toolLast = db.prepare<[number, string, string], Row>(
-    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
-     WHERE project_id = ? AND session_id = ? AND tool_name = ?
+  // Within the retry window only: an older call of the tool links to nothing that comes now,
+  // and the session's index is read back only that far (migration 011).
+  const toolLast = db.prepare<[number, string, string, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
+     WHERE project_id = ? AND session_id = ? AND tool_name = ? AND started_ms >= ?
      ORDER BY started_ms DESC, id DESC LIMIT 1`,
   );
   // A new call with its facts in one write; with the facts at their defaults (run_id 0: not
@@ -59,14 +61,15 @@ export function prepareMaintainStatements(db: Database.Database) {
        omitted, link, prev_link, fcs, run_id, chain, prev_tool, size_bucket)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const anchorOf = db.prepare<[number, string, string, number, number, number], Row>(
-    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
+  // Also within the retry window (./same-tool-runs.ts uses no anchor further back).
+  const anchorOf = db.prepare<[number, string, string, number, number, number, number], Row>(
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
      WHERE project_id = ? AND session_id = ? AND tool_name = ?
-       AND started_ms <= ? AND (started_ms < ? OR id < ?)
+       AND started_ms <= ? AND (started_ms < ? OR id < ?) AND started_ms >= ?
      ORDER BY started_ms DESC, id DESC LIMIT 1`,
   );
   const groupFrom = db.prepare<[number, string, string, number, number, number], Row>(
-    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session_tool
+    `SELECT ${COLS} FROM calls INDEXED BY calls_by_session
      WHERE project_id = ? AND session_id = ? AND tool_name = ?
        AND started_ms >= ? AND (started_ms > ? OR id >= ?)
      ORDER BY started_ms, id`,
@@ -99,7 +102,7 @@ export function prepareMaintainStatements(db: Database.Database) {
   >(
     `SELECT count(*) AS calls, coalesce(sum(link = 1), 0) AS retries,
             coalesce(sum(link = 2), 0) AS repeats, coalesce(sum(link = 3), 0) AS unknown_links
-     FROM calls INDEXED BY calls_by_session_tool
+     FROM calls INDEXED BY calls_by_session
      WHERE project_id = @p AND session_id = @s AND tool_name = @t AND run_id = @run
        AND started_ms BETWEEN @fromMs AND @toMs AND NOT (started_ms = @toMs AND id >= @toId)`,
   );

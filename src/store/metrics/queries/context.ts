@@ -78,7 +78,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
     if ((f.from !== undefined || f.to !== undefined) && timeShare(p, f) < TIME_INDEX_SHARE) {
       return 'INDEXED BY calls_by_time';
     }
-    return bySession ? 'INDEXED BY calls_by_session_tool' : 'INDEXED BY calls_by_tool_time';
+    return bySession ? 'INDEXED BY calls_by_session' : 'INDEXED BY calls_by_tool_time';
   }
 
   /** Splits work between the rollup (whole days) and raw calls (edges, session filters). */
