@@ -36,6 +36,18 @@ export function olderFile(
   return { db, index };
 }
 
+/**
+ * An empty file upgraded through the migration named `name`, beside a new file created at that
+ * same version: what a migration's "same as a new file" check compares.
+ */
+export function upgradedAndFresh(name: string): [Database.Database, Database.Database] {
+  const { db, index } = olderFile(name, []);
+  migrate(db, MIGRATIONS.slice(0, index + 1));
+  const fresh = new Database(':memory:');
+  migrate(fresh, MIGRATIONS.slice(0, index + 1));
+  return [db, fresh];
+}
+
 /** Every row of each of `tables`, ordered by its first `keyColumns` columns. */
 export const tableRows = (db: Database.Database, tables: readonly string[], keyColumns: number) =>
   Object.fromEntries(

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { plainChecks } from '../../src/store/migrations/010-plain-checks.js';
-import { olderFile } from '../helpers/older-file.js';
+import { olderFile, upgradedAndFresh } from '../helpers/older-file.js';
 
 const tableSql = (db: Database.Database) =>
   Object.fromEntries(
@@ -99,10 +99,7 @@ describe('migration plain-checks', () => {
   });
 
   it('gives a new file the same tables as an upgraded one', () => {
-    const { db, index } = olderFile('plain-checks', []);
-    migrate(db, MIGRATIONS.slice(0, index + 1));
-    const fresh = new Database(':memory:');
-    migrate(fresh);
-    expect(tableSql(fresh)).toEqual(tableSql(db));
+    const [upgraded, fresh] = upgradedAndFresh('plain-checks');
+    expect(tableSql(fresh)).toEqual(tableSql(upgraded));
   });
 });

@@ -4,7 +4,7 @@ import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { rebuildSql } from '../../src/store/metrics/sql.js';
 import { prepareMaintainStatements } from '../../src/store/metrics/maintain/statements.js';
-import { olderFile, tableRows, type OlderCall } from '../helpers/older-file.js';
+import { olderFile, tableRows, upgradedAndFresh, type OlderCall } from '../helpers/older-file.js';
 
 /** The indexes on `calls`, each with its columns in order. */
 const callIndexes = (db: Database.Database) =>
@@ -86,10 +86,7 @@ describe('migration one-session-index', () => {
   });
 
   it('gives a new file the same indexes as an upgraded one', () => {
-    const { db, index } = olderFile('one-session-index', []);
-    migrate(db, MIGRATIONS.slice(0, index + 1));
-    const fresh = new Database(':memory:');
-    migrate(fresh);
-    expect(callIndexes(fresh)).toEqual(callIndexes(db));
+    const [upgraded, fresh] = upgradedAndFresh('one-session-index');
+    expect(callIndexes(fresh)).toEqual(callIndexes(upgraded));
   });
 });
