@@ -7,10 +7,11 @@
  * own connection, runs `PASSIVE` checkpoints on a timer: they copy pages back without
  * blocking anyone — every 100 ms while the WAL keeps growing, every 500 ms once it stopped.
  * (At 500 ms throughout, a flood filled the soft bound three times between two of them, and
- * the writer's restarts below copied the rest themselves: 30 ms each, 10–12% of the event
- * loop; at 100 ms they take half that, docs/benchmarks.md.) But a passive checkpoint never *resets* a WAL a steady writer keeps
- * appending to (issue 19: 189 MB in a minute, 16.5 GB in ten), so the writer itself, between
- * its own transactions, finishes the job ({@link createWalGuard}):
+ * the writer's restarts below copied the rest themselves: 16–46 ms each, 10–12% of the event
+ * loop; at 100 ms they take half that, docs/benchmarks.md.) But a passive checkpoint never
+ * *resets* a WAL a steady writer keeps appending to (issue 19: 189 MB in a minute, 16.5 GB in
+ * ten), so the writer itself, between its own transactions, finishes the job
+ * ({@link createWalGuard}):
  *
  * - past the soft bound, before its next write, a `RESTART` checkpoint: it copies only the
  *   frames the worker has not reached yet and starts the log again from its first frame. The
