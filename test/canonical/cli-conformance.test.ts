@@ -3,16 +3,16 @@
  * another SDK — modelled, and from a real Python port.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson, render, variant } from '../../src/canonical/node.js';
 import { ROOT, run } from './cli-helpers.js';
 import { FIXTURE_TEXT } from './corpus.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'mcpulse-conformance-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp, remove } = tempDir('mcpulse-conformance-');
+afterAll(remove);
 
 describe('conformance', () => {
   it('passes the shared fixture file, case by case', async () => {

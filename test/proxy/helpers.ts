@@ -4,8 +4,7 @@
  * behind the proxy, and the dashboard's view of what arrived.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -13,19 +12,20 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SERVERS = join(import.meta.dirname, 'servers');
 
-const scratch: string[] = [];
+const removals: (() => void)[] = [];
 // Each test file evaluates this module afresh, so this runs after that file's tests.
 afterAll(() => {
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const remove of removals.splice(0)) remove();
 });
 
 /** A fresh folder under the system's temp folder, removed after this test file's tests. */
 export function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
+  const { dir, remove } = tempDir(prefix);
+  removals.push(remove);
   return dir;
 }
 

@@ -3,19 +3,16 @@
  * stale build never hides a regression), plus small helpers for faults.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CLI = join(ROOT, 'src', 'cli', 'main.ts');
 
-/** A temp folder, removed by the returned function. */
-export function tempDir(prefix = 'mcpulse-rel-'): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+// The reliability tests take it from here, with the CLI helpers.
+export { tempDir };
 
 export interface Served {
   child: ChildProcess;
