@@ -50,7 +50,8 @@ export function createToolErrorReader(db: Database.Database) {
     for (const r of rows) {
       const key = `${r.project_id}\u0000${r.session_id}\u0000${r.tool_name}`;
       if (!firsts.has(key)) {
-        firsts.set(key, firstOfTool.get(r.project_id, r.session_id, r.tool_name) as number);
+        const first = firstOfTool.get(r.project_id, r.session_id, r.tool_name);
+        firsts.set(key, first as number | undefined);
       }
       r.first_call = firsts.get(key) === r.id ? 1 : 0;
       delete r.project_id;
