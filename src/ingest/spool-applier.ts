@@ -16,9 +16,11 @@ const SLICE_TARGET_MS = 12;
 const QUIET_SLICE_MS = 40;
 const QUIET_MS = 1000;
 /**
- * …and when the spool is full and acknowledgements wait for room anyway: a slice of 12 ms
- * costs ~20% more CPU per call than one of 50 ms (more commits, the same index pages written
- * again), which a flood longer than the spool pays on every call (docs/benchmarks.md).
+ * …and once the spool is past half its bound, when acknowledgements wait (or soon will) for
+ * room anyway: a slice of 12 ms costs ~20% more CPU per call than one of 50 ms (more commits,
+ * the same index pages written again), which a flood longer than the spool pays on every
+ * call. Taking these slices from half-full on, not only when full, raised such a flood's
+ * sustained rate ~5–15% (docs/benchmarks.md, "Issue 19, session 13").
  */
 export const FULL_SPOOL_SLICE_MS = 50;
 /** Ingest counts as busy for this long after a group; applying waits for a quiet moment… */
@@ -42,6 +44,8 @@ export interface SpoolApplierOptions {
   backlog: SpoolBacklog;
   /** When the last group was committed (performance.now()), to find quiet moments. */
   lastGroupMs: () => number;
+  /** The backlog is past half its bound: acknowledgements will soon wait for room. */
+  nearlyFull: () => boolean;
   /** The state changed (the announcer). */
   changed: () => void;
   /** Records validated when acknowledged, used instead of validating the body again. */
@@ -83,7 +87,7 @@ function toRecord(r: SpooledRequest) {
 
 /** The applier of one store's spool. */
 export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
-  const { store, bus, backlog, lastGroupMs, changed, validated } = options;
+  const { store, bus, backlog, lastGroupMs, nearlyFull, changed, validated } = options;
   const recordOf = (r: SpooledRequest): BatchRecord => validated.take(r) ?? toRecord(r);
   let failing: Error | null = null;
   let lastSliceMs = -Infinity;
@@ -98,7 +102,9 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
     let applied;
     try {
       const quiet = started - lastGroupMs() > QUIET_MS;
-      targetMs ??= quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
+      // A spool filling up under a flood: acknowledgements are about to wait for room, so
+      // applying takes the slices that cost least per call (see FULL_SPOOL_SLICE_MS).
+      targetMs ??= nearlyFull() ? FULL_SPOOL_SLICE_MS : quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
       applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), recordOf);
     } catch (error) {
       failing = error instanceof Error ? error : new Error(String(error));

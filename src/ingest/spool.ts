@@ -139,6 +139,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     bus,
     backlog,
     lastGroupMs: () => lastGroupMs,
+    nearlyFull: () => backlog.payloads >= maxBacklog / 2,
     changed: announcer.announce,
     validated,
   });
