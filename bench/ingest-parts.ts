@@ -18,7 +18,7 @@
  *   node --import tsx bench/ingest-parts.ts [--requests 1600] [--rounds 3]
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -58,9 +58,6 @@ const cpuMs = (from: NodeJS.CpuUsage): number => {
 /** CPU milliseconds the main thread has run so far (the scheduler's count, in ns). */
 const mainThreadMs = (): number =>
   Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-/** How many threads this process has (V8's compiler and GC helpers, the checkpoint worker). */
-const threadCount = (): number => readdirSync('/proc/self/task').length;
-
 let baselines = 0;
 function baseline(): number {
   const db = new Database(join(dir, `baseline-${baselines++}.db`));
@@ -95,7 +92,7 @@ function baseline(): number {
   return ms;
 }
 
-/** One pass of `bodies` through examine, spool and apply, on a store that lives on. */
+/** What one pass measured: milliseconds, and bytes written. */
 interface Pass {
   examine: number;
   spool: number;
@@ -105,6 +102,7 @@ interface Pass {
   applyBytes: number;
 }
 
+/** Runs `passBodies` through examine, spool and apply, on a store that lives on. */
 async function pass(store: Store, bus: LiveBus, passBodies: readonly Buffer[]): Promise<Pass> {
   let t0 = performance.now();
   const verdicts = passBodies.map((body) =>
@@ -143,16 +141,15 @@ const median = (xs: readonly number[]): number => {
 };
 
 try {
-  // Once to warm the JIT for the baseline, once measured.
+  // Once to warm the JIT for the baseline, then measured as often as devtools' steady passes.
   baseline();
-  const base = perPayload(baseline());
+  const base = perPayload(median(Array.from({ length: ROUNDS }, baseline)));
   const store = openStore(join(dir, 'devtools.db'), {
     deferDerived: true,
     backgroundCheckpoints: true,
     ...(process.env.NOGUARD ? { walBytes: { soft: 1e12, hard: 1e12 } } : {}),
   });
   const bus = new LiveBus();
-  const threads = threadCount();
   const first = await pass(store, bus, bodies);
   const steady: Pass[] = [];
   for (let r = 0; r < ROUNDS; r++) steady.push(await pass(store, bus, nextBodies()));
@@ -190,7 +187,7 @@ try {
   ];
   console.log(
     `ingest parts: ${fmt(REQUESTS)} requests × ${SIZE} calls from ${PRODUCERS} sessions per pass, ` +
-      `in-process, one store: a first pass, then the median of ${ROUNDS} more; ${threads} threads; ` +
+      `in-process, one store: a first pass, then the median of ${ROUNDS} more (the baseline's too); ` +
       `load average ${loadavg()
         .map((x) => x.toFixed(2))
         .join(' ')}\n`,
