@@ -10,8 +10,7 @@ import { contentInsightsOf } from '../src/api/tool-error-routes.js';
 import { connectionOf } from '../src/store/connection.js';
 import { startTestServer } from '../test/helpers/server.js';
 import { postContent, proxiedSession, type ScriptedCall } from '../test/content/helpers.js';
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+import { median } from './stats.js';
 
 async function timed(fn: () => Promise<unknown>, runs = 7): Promise<number> {
   const times: number[] = [];

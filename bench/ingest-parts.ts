@@ -27,6 +27,7 @@ import { createSpooledIngest, LiveBus } from '../src/ingest/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { spoolVerdicts } from './ingest/spool-verdicts.js';
 import { bodyFactory, fmt } from './ingest/util.js';
+import { median } from './stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -134,11 +135,6 @@ async function pass(store: Store, bus: LiveBus, passBodies: readonly Buffer[]): 
   const applyBytes = writtenBytes() - bytes0;
   return { examine: examineMs, spool: spoolMs, apply: applyMs, applyCpu, applyMain, applyBytes };
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 try {
   // Once to warm the JIT for the baseline, then measured as often as devtools' steady passes.

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { getRemote } from '../src/api/remote.js';
 import { connect, processCpuMs, SERVERS, type Pairing } from './proxy/clients.js';
 import { CLI, ensureBuilt, fmt, spawnServer } from './ingest/util.js';
+import { median } from './stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,11 +47,6 @@ type Pace = 'human' | 'rate' | 'flood';
 
 const quantile = (sorted: number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const median = (xs: number[]): number =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  );
 const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(2))

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { CLI, ensureBuilt, fmt, ROOT, rssMiB, spawnServer } from './ingest/util.js';
+import { median } from './stats.js';
 
 /** The built store, so the database is made by exactly the code the CLI under test runs. */
 type BuiltStore = { close(): void };
@@ -102,8 +103,6 @@ async function once(
     await server.stop();
   }
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   ensureBuilt();
