@@ -59,6 +59,7 @@ async function serveDashboard(
   port: number,
   dbPath: string,
   noteHolder: (holder: PortHolder) => void,
+  tell: (line: string) => void,
 ): Promise<{ store: Store; server: RunningServer }> {
   // The same checks as `serve`: one line for a locked, read-only, full or corrupted file,
   // and refusal when another mcpulse-devtools already serves this database.
@@ -66,6 +67,7 @@ async function serveDashboard(
     instanceLock: true,
     backgroundCheckpoints: true,
     deferDerived: true,
+    tell,
   });
   try {
     return { store, server: await startServer({ store, port }) };
@@ -112,9 +114,14 @@ export async function startDesktop(surface: DesktopSurface): Promise<DesktopSess
     } catch (error) {
       throw new NativeModuleError(binding, error);
     }
-    const { store, server } = await serveDashboard(port, options.dbPath, (holder) => {
-      portHolder = holder;
-    });
+    const { store, server } = await serveDashboard(
+      port,
+      options.dbPath,
+      (holder) => {
+        portHolder = holder;
+      },
+      (line) => surface.writeStderr(line),
+    );
     const target: WindowTarget = {
       url: server.url,
       port: server.info.port,

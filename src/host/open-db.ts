@@ -15,6 +15,7 @@ import {
   type OpenStoreOptions,
   type ReadStore,
   type Store,
+  type UpgradeStep,
 } from '../store/index.js';
 
 /** Options for {@link openDbForCli}. */
@@ -24,6 +25,22 @@ export interface OpenDbOptions extends OpenStoreOptions {
    * The lock is released by `store.close()`, or by the OS when the process dies.
    */
   instanceLock?: boolean;
+  /**
+   * Where to say, one line each, that an older file is being upgraded and when it is done
+   * (`mcpulse-devtools: upgrading …`): a big file's upgrade takes a while, never in silence.
+   */
+  tell?: (line: string) => void;
+}
+
+/** The line for one step of an upgrade of the file at `path` (ends with a newline). */
+export function upgradeLine(path: string, step: UpgradeStep): string {
+  if (step.phase === 'start')
+    return (
+      `mcpulse-devtools: upgrading ${path} from schema ${step.from} to ${step.to} ` +
+      `(about ${step.calls.toLocaleString('en-US')} calls; a big file takes a while — keep this running)…\n`
+    );
+  const seconds = (step.ms / 1000).toFixed(1);
+  return `mcpulse-devtools: upgraded ${path} to schema ${step.to} in ${seconds} s\n`;
 }
 
 /** Words a SQLite/fs failure for `path` as the rest of one line. */
@@ -57,7 +74,8 @@ function explain(error: unknown): string {
 export function openDbForCli(path: string, options: OpenDbOptions & { readonly: true }): ReadStore;
 export function openDbForCli(path: string, options?: OpenDbOptions & { readonly?: false }): Store;
 export function openDbForCli(path: string, options: OpenDbOptions = {}): ReadStore | Store {
-  const { instanceLock, ...storeOptions } = options;
+  const { instanceLock, tell, ...storeOptions } = options;
+  if (tell) storeOptions.onUpgrade ??= (step) => tell(upgradeLine(path, step));
   let lock: InstanceLock | undefined;
   try {
     if (instanceLock && !storeOptions.readonly && path !== ':memory:')

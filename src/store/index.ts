@@ -14,7 +14,8 @@ import {
 import { createDerivedMaintainer } from './derived.js';
 import { createDerivedQueue } from './derived-queue.js';
 import { forgetTails } from './metrics/maintain/tails.js';
-import { migrate } from './migrate.js';
+import { migrate, type UpgradeStep } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
 import { createReader, type Reader } from './read.js';
 import { countBacklog, createSpoolTable, type SpoolBacklog, type SpoolTable } from './spool.js';
 import { createBatchWriter } from './write.js';
@@ -40,6 +41,7 @@ export type {
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
+export type { UpgradeStep } from './migrate.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and
@@ -105,6 +107,8 @@ export interface OpenStoreOptions {
    * refused. Defaults 16 MiB and 64 MiB; tests use smaller ones.
    */
   walBytes?: { soft: number; hard: number };
+  /** Told when opening upgrades a file made by an older version (./migrate.ts). */
+  onUpgrade?: (step: UpgradeStep) => void;
 }
 
 /**
@@ -138,7 +142,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     // NORMAL in WAL mode survives a killed process (not a power cut) and keeps commits cheap.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    migrate(db, MIGRATIONS, options.onUpgrade);
   }
   const walBytes = options.walBytes ?? { soft: WAL_SOFT_BYTES, hard: WAL_HARD_BYTES };
   const checkpointer =

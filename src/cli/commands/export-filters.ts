@@ -65,7 +65,7 @@ export function openExisting(path: string, warn: (line: string) => void): ReadSt
   const version = schemaVersion(store);
   if (version < (MIGRATIONS.at(-1)?.version ?? 0)) {
     store.close();
-    openDbForCli(path).close();
+    openDbForCli(path, { tell: warn }).close();
     store = openDbForCli(path, { readonly: true });
   }
   const { requests, payloads } = store.spool.backlog();

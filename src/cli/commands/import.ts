@@ -87,7 +87,7 @@ export const command: Command = {
     } else {
       target = values.db ?? defaultDbPath(io.env);
       try {
-        store = openDbForCli(target, { instanceLock: true });
+        store = openDbForCli(target, { instanceLock: true, tell: (line) => io.stderr.write(line) });
       } catch (error) {
         if (!(error instanceof DatabaseOpenError)) throw error;
         io.stderr.write(

@@ -47,6 +47,7 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
     instanceLock: true,
     backgroundCheckpoints: true,
     deferDerived: true,
+    tell: (line) => io.stderr.write(line),
   });
   try {
     const server = await startServer({
