@@ -62,8 +62,10 @@ export interface ObserverOptions {
    */
   sessionId: string | (() => string);
   transport: ProxyTransport;
-  /** Receives every payload; must not throw (errors are swallowed). */
-  emit: (payload: ProxyPayload) => void;
+  /**
+   * Receives every payload; must not throw (errors are swallowed). `at`: when the traffic that completed the payload was relayed ({@link preciseNow}).
+   */
+  emit: (payload: ProxyPayload, at: number) => void;
   /** `--client NAME`: the client name for every payload, instead of `clientInfo.name`. */
   clientName?: string;
   /** Receives session info, unanswered requests and (with `redactor`) every message. */
@@ -270,12 +272,17 @@ export class TrafficObserver {
         this.options.onServerName?.(info.server.name);
       }
     } else if (m.kind === 'result' && pending.method === 'tools/list') {
-      this.listed(state, pending, m.result);
+      this.listed(state, pending, m.result, at);
     }
   }
 
   /** A `tools/list` page: gathers pages; the last one sends a startup if the list is news. */
-  private listed(state: McpSessionState, pending: PendingRequest, result: unknown): void {
+  private listed(
+    state: McpSessionState,
+    pending: PendingRequest,
+    result: unknown,
+    at: number,
+  ): void {
     const page = (result ?? {}) as { tools?: unknown; nextCursor?: unknown };
     const tools = Array.isArray(page.tools) ? page.tools : [];
     const continued = (pending.params as { cursor?: unknown } | null)?.cursor !== undefined;
@@ -288,16 +295,19 @@ export class TrafficObserver {
     state.lastSent = fingerprint;
     state.listChanged = false;
     this.counters.startups++;
-    this.send({
-      v: 1,
-      type: 'startup',
-      session_id: state.sessionId,
-      client_name: state.clientName,
-      sdk: PROXY_SDK,
-      transport: this.options.transport,
-      protocol_version: state.protocolVersion,
-      tools: described,
-    });
+    this.send(
+      {
+        v: 1,
+        type: 'startup',
+        session_id: state.sessionId,
+        client_name: state.clientName,
+        sdk: PROXY_SDK,
+        transport: this.options.transport,
+        protocol_version: state.protocolVersion,
+        tools: described,
+      },
+      at,
+    );
   }
 
   private recordCall(
@@ -316,12 +326,13 @@ export class TrafficObserver {
         durationMs: at - pending.at,
         end,
       }),
+      at,
     );
   }
 
-  private send(payload: ProxyPayload): void {
+  private send(payload: ProxyPayload, at: number): void {
     try {
-      this.options.emit(payload);
+      this.options.emit(payload, at);
     } catch {
       // Delivery is the sink's business; the observer keeps going.
     }

@@ -29,7 +29,13 @@ export { dropLine, type SinkReport, type Tally } from './sink-posts.js';
 
 /** Send once no traffic has been relayed for this long. */
 export const QUIET_MS = 50;
-/** …or once the oldest held payload is this old, pause or not (the "every few seconds"). */
+/**
+ * …or once the traffic behind the oldest held payload or message was relayed this long ago,
+ * pause or not (the "every few seconds"). Counted from the relay, not from when the telemetry
+ * thread observed it: the thread observes about this often too (telemetry-worker.ts), so in a
+ * session that never pauses, observing and sending are one burst every few seconds, not
+ * several (each burst competes with the session for the CPU; issue 18's 1,000 calls/s p99).
+ */
 export const MAX_AGE_MS = 5000;
 /** …or once this many are held (a flood that never pauses: bounded memory, bounded lag). */
 export const HIGH_WATER = 25_000;
@@ -75,7 +81,7 @@ export class TelemetrySink implements ContentTarget {
   private held: ProxyPayload[] = [];
   private heldContent = new Map<string, HeldContent>();
   private heldMessages = 0;
-  /** When the oldest held payload or message was added (preciseNow). */
+  /** When the traffic behind the oldest held payload or message was relayed (preciseNow). */
   private heldSince = 0;
   private trafficAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -109,11 +115,14 @@ export class TelemetrySink implements ContentTarget {
     this.highWater = options.highWater ?? HIGH_WATER;
   }
 
-  /** Takes one payload; never throws, never waits. */
-  add(payload: ProxyPayload): void {
+  /**
+   * Takes one payload, from traffic relayed at `at` ({@link preciseNow}; by default now);
+   * never throws, never waits.
+   */
+  add(payload: ProxyPayload, at = preciseNow()): void {
     const kind = payload.type === 'call' ? 'calls' : 'startups';
     this.counts.added[kind]++;
-    this.hold();
+    this.hold(at);
     if (this.held.length >= MAX_HELD) {
       const lost = this.held.shift()!;
       this.counts.dropped[lost.type === 'call' ? 'calls' : 'startups']++;
@@ -126,7 +135,7 @@ export class TelemetrySink implements ContentTarget {
   /** One captured message of session `sessionId`. */
   message(sessionId: string, message: ProxyMessage): void {
     this.counts.added.messages++;
-    this.hold();
+    this.hold(message.at_ms);
     if (this.heldMessages >= MAX_HELD) {
       this.counts.dropped.messages++;
       this.reason ??= 'more were waiting for the dashboard than the proxy holds';
@@ -251,8 +260,10 @@ export class TelemetrySink implements ContentTarget {
     }
   }
 
-  private hold(): void {
-    if (this.held.length === 0 && this.heldMessages === 0) this.heldSince = preciseNow();
+  /** Something relayed at `at` is about to be held: the age counts from the oldest. */
+  private hold(at: number): void {
+    if (this.held.length === 0 && this.heldMessages === 0)
+      this.heldSince = Math.min(at, preciseNow());
   }
 
   private contentOf(sessionId: string): HeldContent {

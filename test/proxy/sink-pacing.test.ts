@@ -87,6 +87,20 @@ describe('the proxy sends telemetry in the pauses of the traffic', () => {
     await sink.close();
   });
 
+  it('counts the age from when the traffic was relayed, not from when it was observed', async () => {
+    // The telemetry thread observes a session without pauses every MAX_AGE_MS: what it hands
+    // over then is already that old, and goes out in the same burst.
+    const sink = connected({ quietMs: 50, maxAgeMs: 5_000 });
+    const stop = flowing(sink);
+    const t0 = performance.now();
+    sink.add(call(), preciseNow() - 5_000);
+    sink.add(call());
+    await expect.poll(stored, { timeout: 2000, interval: 20 }).toBe(2);
+    expect(performance.now() - t0).toBeLessThan(1_500);
+    stop();
+    await sink.close();
+  });
+
   it('still sends when the traffic never pauses: at the high-water mark', async () => {
     const sink = connected({ quietMs: 50, maxAgeMs: 60_000, highWater: 600 });
     const stop = flowing(sink);
