@@ -121,9 +121,9 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
     redactor: args.content ? new Redactor(args.redactKeys) : undefined,
     onServerName: (name) => chooseKey(args, sink, name, io.stderr),
     // A payload is emitted as its exchange ends: traffic, so the sink waits for a pause.
-    emit: (p) => {
+    emit: (p, at) => {
       sink.traffic();
-      sink.add(p);
+      sink.add(p, at);
     },
     clientName: args.client,
   });
