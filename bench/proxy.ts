@@ -12,7 +12,7 @@
  *
  * Judged on the `sdk` pairing (the real TypeScript SDK client and server), each on the median
  * over rounds: added p50 < 0.3 ms and added p99 < 1 ms, at both paces; every proxied call
- * stored. 200 calls a round at a human pace (~19 min a run): a round's p99 needs a hundred
+ * stored. 200 calls a round at a human pace (~12 min a run): a round's p99 needs a hundred
  * calls at least — of 60 (the default until session 14) it was the slowest one, a single
  * stalled wakeup of the VM. See docs/benchmarks.md.
  */
