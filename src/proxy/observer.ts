@@ -63,7 +63,8 @@ export interface ObserverOptions {
   sessionId: string | (() => string);
   transport: ProxyTransport;
   /**
-   * Receives every payload; must not throw (errors are swallowed). `at`: when the traffic that completed the payload was relayed ({@link preciseNow}).
+   * Receives every payload; must not throw (errors are swallowed). `at`: when the traffic that
+   * completed the payload was relayed ({@link preciseNow}).
    */
   emit: (payload: ProxyPayload, at: number) => void;
   /** `--client NAME`: the client name for every payload, instead of `clientInfo.name`. */
