@@ -29,6 +29,7 @@ import {
   type Proc,
 } from './ingest/util.js';
 import { getRemote } from '../src/api/remote.js';
+import { readRetentionTotals } from '../src/store/retention/totals.js';
 import { soak } from './ingest/soak.js';
 
 const { values } = parseArgs({
@@ -78,6 +79,8 @@ interface Row {
   /** Start, middle and end of the measured run, and the peak. */
   rss: { start: number; mid: number; end: number; peak: number };
   stored: number;
+  /** Calls retention deleted meanwhile (its default cap is 2,000,000), as the file counts them. */
+  retained: number;
   acked: number;
   /** Devtools only: acknowledged items still spooled when the load stopped, and how long the
    * idle server then took to apply them. */
@@ -103,8 +106,19 @@ async function drained(url: string): Promise<number> {
  * Every acknowledged payload is stored; a few more may be, from requests still in flight when
  * autocannon stopped counting (at most one per connection per run, warm-up included).
  */
-const storedOk = (r: Row): boolean =>
-  r.stored >= r.acked && r.stored - r.acked <= 2 * CONNECTIONS * r.size;
+const storedOk = (r: Row): boolean => {
+  const kept = r.stored + r.retained;
+  return kept >= r.acked && kept - r.acked <= 2 * CONNECTIONS * r.size;
+};
+
+/** The count check's cell: stored (+ deleted by retention) against acknowledged. */
+function storedCell(r: Row): string {
+  const kept = r.stored + r.retained;
+  const retention = r.retained > 0 ? `, ${fmt(r.retained)} of them since deleted by retention` : '';
+  if (!storedOk(r))
+    return `NO: ${fmt(r.stored)} stored + ${fmt(r.retained)} deleted by retention, ${fmt(r.acked)} acknowledged`;
+  return `yes (${fmt(r.acked)}${kept > r.acked ? ` + ${kept - r.acked} in flight at the end` : ''}${retention})`;
+}
 
 async function start(kind: Kind, db: string, profileDir?: string): Promise<Proc> {
   if (kind === 'baseline')
@@ -175,6 +189,8 @@ async function run(
     const acked = (r['2xx'] + (warm?.['2xx'] ?? 0)) * size;
     const file = new Database(db, { readonly: true });
     const stored = (file.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+    // Past the default cap (2,000,000 calls) retention deletes the oldest; the file counts them.
+    const retained = kind === 'devtools' ? readRetentionTotals(file).deleted.calls : 0;
     file.close();
     const mid = samples.find((x) => x.t >= (DURATION * 1000) / 2) ?? samples.at(-1)!;
     return {
@@ -195,6 +211,7 @@ async function run(
         peak: Math.max(...samples.map((x) => x.mib)),
       },
       stored,
+      retained,
       acked,
       spooledAtEnd,
       drainMs,
@@ -327,7 +344,7 @@ async function main(): Promise<void> {
       `| ${r.size} | ${r.rate ? '—' : r.round} | ${name} | ${fmt(r.payloadsPerSec)} | ${fmt(r.requestsPerSec)} | ` +
         `${fmt(r.p50, 1)} ms | ${fmt(r.p99, 1)} ms | ${fmt(r.max, 1)} ms | ${r.failures} | ${fmt(r.rss.start)} → ${fmt(r.rss.mid)} → ${fmt(r.rss.end)} (${fmt(r.rss.peak)}) MiB | ` +
         `${r.drainMs === undefined ? '—' : `${fmt(r.spooledAtEnd!)} → ${fmt(r.drainMs / 1000, 1)} s`} | ${r.endToEndPerSec === undefined ? '—' : fmt(r.endToEndPerSec)} | ` +
-        `${storedOk(r) ? `yes (${fmt(r.acked)}${r.stored > r.acked ? ` + ${r.stored - r.acked} in flight at the end` : ''})` : `NO: ${r.stored} stored, ${r.acked} acknowledged`} |`,
+        `${storedCell(r)} |`,
     );
   }
   console.log('');

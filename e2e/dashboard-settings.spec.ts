@@ -93,7 +93,14 @@ test('price and retention caps: validated beside the field, saved, applied', asy
     await expect(page.getByTestId('retention-last-pass')).toContainText(/deleted [\d,]+ calls/, {
       timeout: 15_000,
     });
+    // What retention deleted is counted in the file, and the page says it: stored + deleted
+    // is every call sent.
+    await expect(page.getByTestId('retention-totals')).toContainText(
+      /Retention has deleted [\d,]+ calls/,
+    );
+    const { totals } = await getRemote(server.url, 'retention');
     const status = await getRemote(server.url, 'status');
+    expect(status.counts.calls + totals.deleted.calls).toBe(1_500);
     expect(status.counts.calls).toBeLessThanOrEqual(1000);
     expect(status.counts.calls).toBeGreaterThan(0);
     await page.reload();

@@ -5,6 +5,7 @@ import {
   RETENTION_BOUNDS,
   retentionFor,
   RetentionSettingsError,
+  retentionTotalsOf,
   saveRetentionSettings,
 } from '../store/retention/index.js';
 import type { ReadStore } from '../store/index.js';
@@ -21,6 +22,10 @@ function retentionView(store: ReadStore) {
     bounds: RETENTION_BOUNDS,
     /** The last retention pass (null before the first, ~10 s after start). */
     last_pass: runner?.lastPass ?? null,
+    /** Whether a pass is deleting now (its report comes when it ends). */
+    running: runner?.running ?? false,
+    /** Everything retention has deleted from this file, counted in the file itself. */
+    totals: retentionTotalsOf(store),
   };
 }
 

@@ -15,6 +15,7 @@ import * as m008 from './008-hourly-rollups.js';
 import * as m009 from './009-exact-durations.js';
 import * as m010 from './010-plain-checks.js';
 import * as m011 from './011-one-session-index.js';
+import * as m012 from './012-retention-totals.js';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'exact-durations', sql: m009.sql },
   { version: 10, name: 'plain-checks', sql: m010.sql, run: m010.run },
   { version: 11, name: 'one-session-index', sql: m011.sql },
+  { version: 12, name: 'retention-totals', sql: m012.sql },
 ];

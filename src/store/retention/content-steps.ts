@@ -10,6 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import { hasTable } from '../has-table.js';
+import type { TallyDeleted } from './totals.js';
 
 /** The content steps of a pass; each returns the rows it deleted (fewer than chunkRows: done). */
 export interface ContentSteps {
@@ -24,8 +25,15 @@ export interface ContentSteps {
 const SESSION_HAS_CALLS = `EXISTS (SELECT 1 FROM calls c INDEXED BY calls_by_session
   WHERE c.project_id = t.project_id AND c.session_id = t.session_id)`;
 
-/** Prepares the content steps for `db`; null on a file without migration 006. */
-export function createContentSteps(db: Database.Database, chunkRows: number): ContentSteps | null {
+/**
+ * Prepares the content steps for `db` (each adds what it deleted to the file's totals through
+ * `tally`, in its transaction); null on a file without migration 006.
+ */
+export function createContentSteps(
+  db: Database.Database,
+  chunkRows: number,
+  tally: TallyDeleted,
+): ContentSteps | null {
   if (!hasTable(db, 'proxy_messages')) return null;
   const deleteWhere = (table: string, key: string, where: string) =>
     db.prepare<[number, number]>(
@@ -55,6 +63,7 @@ export function createContentSteps(db: Database.Database, chunkRows: number): Co
         if (n >= chunkRows) break;
         n += s.run(bound, chunkRows - n).changes;
       }
+      tally('content', n);
       return n;
     });
 

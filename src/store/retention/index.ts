@@ -20,6 +20,9 @@
  * transactions (≤ `chunkRows` calls) and yields to the event loop between them, so ingest
  * requests interleave; passes run on an `.unref()`ed timer.
  *
+ * What every pass deleted is added up in the file itself (./totals.ts, migration 012), so the
+ * calls stored plus the calls retention deleted always equal the calls applied.
+ *
  * Clear-all (./clear.ts) deletes every row of every table except `settings`, in one transaction.
  */
 export { clearAll, type ClearReport } from './clear.js';
@@ -31,6 +34,7 @@ export {
   type Retention,
   type RetentionOptions,
 } from './runner.js';
+export { readRetentionTotals, type RetentionTotals } from './totals.js';
 export {
   DEFAULT_RETENTION,
   mergeRetentionSettings,
@@ -48,6 +52,7 @@ import {
   writeRetentionSettings,
   type RetentionSettings,
 } from './settings.js';
+import { readRetentionTotals, type RetentionTotals } from './totals.js';
 
 /** The retention setting in effect for `store`. */
 export const retentionSettingsOf = (store: ReadStore): RetentionSettings =>
@@ -56,3 +61,7 @@ export const retentionSettingsOf = (store: ReadStore): RetentionSettings =>
 /** Validates and saves a change to the retention setting; throws RetentionSettingsError. */
 export const saveRetentionSettings = (store: Store, update: unknown): RetentionSettings =>
   writeRetentionSettings(connectionOf(store), update);
+
+/** Everything retention has deleted from `store`'s file (since it was created or cleared). */
+export const retentionTotalsOf = (store: ReadStore): RetentionTotals =>
+  readRetentionTotals(connectionOf(store));

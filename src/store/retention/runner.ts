@@ -8,6 +8,7 @@ import type { CallsPass } from './plan.js';
 import { readRetentionSettings, type RetentionSettings } from './settings.js';
 import { createContentSteps } from './content-steps.js';
 import { createRetentionSteps } from './steps.js';
+import { createTally } from './totals.js';
 import { connectionOf } from '../connection.js';
 import { holdRebuilds, rebuildDirtyProjects } from '../metrics/maintain.js';
 
@@ -91,8 +92,9 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
   const chunkRows = Math.max(1, options.chunkRows ?? 500);
   const intervalMs = options.intervalMs ?? 60_000;
   const firstDelayMs = options.firstDelayMs ?? 10_000;
-  const steps = createRetentionSteps(db, chunkRows);
-  const contentSteps = createContentSteps(db, chunkRows);
+  const tally = createTally(db, now);
+  const steps = createRetentionSteps(db, chunkRows, tally);
+  const contentSteps = createContentSteps(db, chunkRows, tally);
   const idBounds = db.prepare<[], { lo: number | null; hi: number | null }>(
     'SELECT min(id) AS lo, max(id) AS hi FROM calls',
   );

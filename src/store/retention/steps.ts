@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { createCallForgetter } from '../metrics/forget.js';
 import { createRunPlanner, type CallsPass } from './plan.js';
+import type { TallyDeleted } from './totals.js';
 
 /** What one calls transaction deleted. */
 export interface CallsStep {
@@ -28,8 +29,15 @@ export interface RetentionSteps {
   batches(pass: { cutoff: number; batchCursor: number }): { deleted: number; more: boolean };
 }
 
-/** Prepares the statements of every step for `db`. */
-export function createRetentionSteps(db: Database.Database, chunkRows: number): RetentionSteps {
+/**
+ * Prepares the statements of every step for `db`. Each step adds what it deleted to the file's
+ * totals through `tally`, in the same transaction.
+ */
+export function createRetentionSteps(
+  db: Database.Database,
+  chunkRows: number,
+  tally: TallyDeleted,
+): RetentionSteps {
   const planner = createRunPlanner(db, chunkRows);
   // The metrics engine's own hook keeps every derived fact and rollup exact for a clean cut,
   // in the same transaction; for a forced cut it leaves the project to the engine's rebuild.
@@ -39,6 +47,7 @@ export function createRetentionSteps(db: Database.Database, chunkRows: number): 
     const run = planner.next(pass);
     if (!run) return { calls: 0, forced: false };
     const { calls: n } = forgetter.forget(run.ids);
+    tally('calls', n);
     pass.overBy -= n;
     return { calls: n, forced: run.forced };
   });
@@ -52,22 +61,27 @@ export function createRetentionSteps(db: Database.Database, chunkRows: number): 
   const startups = db.transaction((cutoff: number): number => {
     const ids = oldStartups.all(cutoff, chunkRows);
     for (const { id } of ids) deleteStartup.run(id);
+    tally('startups', ids.length);
     return ids.length;
   });
 
   const deleteRejections = db.prepare<[number, number]>(
     'DELETE FROM rejections WHERE id IN (SELECT id FROM rejections WHERE received_ms < ? ORDER BY received_ms LIMIT ?)',
   );
-  const rejections = db.transaction(
-    (cutoff: number): number => deleteRejections.run(cutoff, chunkRows).changes,
-  );
+  const rejections = db.transaction((cutoff: number): number => {
+    const n = deleteRejections.run(cutoff, chunkRows).changes;
+    tally('rejections', n);
+    return n;
+  });
 
   const deleteAgreements = db.prepare<[number, number]>(
     'DELETE FROM agreements WHERE id IN (SELECT id FROM agreements WHERE received_ms < ? ORDER BY received_ms LIMIT ?)',
   );
-  const agreements = db.transaction(
-    (cutoff: number): number => deleteAgreements.run(cutoff, chunkRows).changes,
-  );
+  const agreements = db.transaction((cutoff: number): number => {
+    const n = deleteAgreements.run(cutoff, chunkRows).changes;
+    tally('agreements', n);
+    return n;
+  });
   // Verdicts the age step has not reached (a pass stopped half-way) still pin their batch.
   const agreementBatchesBefore = db.prepare<[number], { b: number }>(
     'SELECT DISTINCT batch_id AS b FROM agreements WHERE received_ms < ?',
@@ -127,6 +141,7 @@ export function createRetentionSteps(db: Database.Database, chunkRows: number): 
       const deleted = db.transaction(() => {
         let n = 0;
         for (const id of candidates) if (!pinned.has(id)) n += deleteBatch.run(id).changes;
+        tally('batches', n);
         return n;
       })();
       return { deleted, more };

@@ -134,6 +134,7 @@ export function RetentionSettings() {
           )}
         </div>
         <LastPass pass={current.last_pass} stored={stored} />
+        <DeletedSoFar totals={current.totals} running={current.running} />
       </form>
     </Panel>
   );
@@ -192,6 +193,35 @@ function LastPass({ pass, stored }: { pass: RetentionPass | null; stored?: numbe
             ? `nothing past the caps · ${fmtMs(pass.finished_ms - pass.started_ms)}`
             : `deleted ${plural(d.calls, 'call')}, ${plural(d.startups, 'startup')}, ${plural(d.batches + d.rejections, 'log entry', 'log entries')} · ${fmtMs(pass.finished_ms - pass.started_ms)}`}
       </span>
+    </div>
+  );
+}
+
+/**
+ * Everything retention has deleted, as the file counts it: a stored count below what the SDKs
+ * sent is explained here, never a mystery.
+ */
+function DeletedSoFar({ totals, running }: Pick<Retention, 'totals' | 'running'>) {
+  const d = totals.deleted;
+  const logs = d.batches + d.rejections;
+  const parts = [
+    plural(d.calls, 'call'),
+    ...(d.startups ? [plural(d.startups, 'startup')] : []),
+    ...(logs ? [plural(logs, 'log entry', 'log entries')] : []),
+    ...(d.content ? [plural(d.content, 'proxied message')] : []),
+  ];
+  return (
+    <div className="retention-totals muted" data-testid="retention-totals">
+      {running && <span className="badge">Pass running</span>}
+      {totals.since_ms === null || totals.last_ms === null ? (
+        <span>Retention has not deleted anything from this file.</span>
+      ) : (
+        <span>
+          Retention has deleted {parts.join(', ')} since{' '}
+          <span title={fmtDateTime(totals.since_ms)}>{fmtDateTime(totals.since_ms)}</span> · last{' '}
+          <span title={fmtDateTime(totals.last_ms)}>{fmtAgo(totals.last_ms)}</span>
+        </span>
+      )}
     </div>
   );
 }
