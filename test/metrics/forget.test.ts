@@ -1,13 +1,15 @@
 /**
- * The forget hook (src/store/metrics/forget.ts): deleting a clean cut of each session keeps
- * every derived fact and rollup equal to a full rebuild, with nothing left marked; any other
- * deletion leaves the project marked, and the engine's rebuild makes it exact.
+ * The forget hook (src/store/metrics/forget.ts): deleting a prefix of each session — a clean
+ * cut or one inside a run — keeps every derived fact and rollup equal to a full rebuild, with
+ * nothing left marked; any other deletion, or one of calls not yet maintained, leaves the
+ * project marked, and the engine's rebuild makes it exact.
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_WINDOW_MS } from '../../src/shared/metric-constants.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createCallForgetter } from '../../src/store/metrics/forget.js';
+import { REPAIR_LIMIT } from '../../src/store/metrics/forget/repair.js';
 import { DERIVED_TABLES, rebuildSql } from '../../src/store/metrics/sql.js';
 import { call, snapshot, write } from './helpers.js';
 import { connectionOf } from '../../src/store/connection.js';
@@ -67,26 +69,71 @@ describe('forgetting calls', () => {
     expectEqualsRebuild();
   });
 
-  it('a cut inside a run, or of calls not yet maintained, is left to the rebuild', () => {
+  it('a cut inside a run rewrites the run left, in place, as a rebuild would', () => {
+    // search: a retry chain of four (a→b→c→d, each within 30 s), then a lone call far later;
+    // fetch: a repeat pair interleaved.
+    write(store, [
+      call({ t: 0, hash: 'aaaaaaaaaaaa', outcome: 'bad_args' }),
+      call({ t: 1_000, tool: 'fetch', hash: 'cccccccccccc' }),
+      call({ t: 5_000, hash: 'bbbbbbbbbbbb', outcome: 'bad_args' }),
+      call({ t: 9_000, tool: 'fetch', hash: 'cccccccccccc' }),
+      call({ t: 10_000, hash: 'dddddddddddd', outcome: 'bad_args' }),
+      call({ t: 20_000, hash: 'eeeeeeeeeeee' }),
+      call({ t: 200_000, hash: 'eeeeeeeeeeee' }),
+    ]);
+    const ids = sessionOrder('s_000000000001').map((r) => r.id);
+    const forgetter = createCallForgetter(connectionOf(store));
+    // The chain's head and the fetch pair's first call: the rest of both runs is left.
+    const report = forgetter.forget(ids.slice(0, 2));
+    expect(report).toMatchObject({ calls: 2, rebuild: [] });
+    expect(dirty()).toEqual([]);
+    const chain = connectionOf(store)
+      .prepare('SELECT run_id, calls, retries FROM metrics_chains')
+      .all();
+    expect(chain).toEqual([{ run_id: ids[2], calls: 3, retries: 2 }]);
+    expectEqualsRebuild();
+    // Then the middle of what is left of the chain.
+    expect(forgetter.forget(ids.slice(2, 4))).toMatchObject({ calls: 2, rebuild: [] });
+    expect(dirty()).toEqual([]);
+    expectEqualsRebuild();
+  });
+
+  it('a run left longer than the repair limit is left to the rebuild', () => {
+    // One tool every second: one run of REPAIR_LIMIT + 2 calls.
+    write(
+      store,
+      Array.from({ length: REPAIR_LIMIT + 2 }, (_, i) =>
+        call({ t: i * 1_000, hash: i % 2 ? 'aaaaaaaaaaaa' : 'bbbbbbbbbbbb' }),
+      ),
+    );
+    const [first] = sessionOrder('s_000000000001');
+    const report = createCallForgetter(connectionOf(store)).forget([first!.id]);
+    expect(report.rebuild).toEqual([first!.project_id]);
+    expect(dirty()).toEqual([first!.project_id]);
+    connectionOf(store).exec(rebuildSql(first!.project_id));
+    expectEqualsRebuild();
+  });
+
+  it('a cut that is not a prefix, or of calls not yet maintained, is left to the rebuild', () => {
     write(store, [call({ t: 0 }), call({ t: 10_000, hash: 'bbbbbbbbbbbb' }), call({ t: 90_000 })]);
     write(store, [call({ t: 0, session_id: 's_other' })], 'mp_live_other');
     const [a, b, c] = sessionOrder('s_000000000001');
     const forgetter = createCallForgetter(connectionOf(store));
-    expect(forgetter.forget([a!.id])).toMatchObject({ calls: 1, rebuild: [a!.project_id] });
+    expect(forgetter.forget([b!.id])).toMatchObject({ calls: 1, rebuild: [a!.project_id] });
     expect(dirty()).toEqual([a!.project_id]);
     connectionOf(store).exec(rebuildSql(a!.project_id));
     expectEqualsRebuild();
 
     // Deferred maintenance: a call stored but not yet maintained has run_id 0.
-    connectionOf(store).prepare('UPDATE calls SET run_id = 0 WHERE id = ?').run(b!.id);
-    expect(forgetter.forget([b!.id]).rebuild).toEqual([a!.project_id]);
+    connectionOf(store).prepare('UPDATE calls SET run_id = 0 WHERE id = ?').run(a!.id);
+    expect(forgetter.forget([a!.id]).rebuild).toEqual([a!.project_id]);
     connectionOf(store).exec(rebuildSql(a!.project_id));
     expect(forgetter.forget([c!.id]).rebuild).toEqual([]);
     expect(dirty()).toEqual([]);
     expectEqualsRebuild();
   });
 
-  it('any clean cuts of random sessions equal a rebuild; other cuts are marked', () => {
+  it('any prefix cuts of random sessions equal a rebuild, with nothing marked', () => {
     const callArb = fc.record({
       session: fc.constantFrom('s_a', 's_b', 's_c'),
       key: fc.constantFrom('mp_live_one', 'mp_live_two'),
@@ -144,7 +191,6 @@ describe('forgetting calls', () => {
             }
 
           const doomed: number[] = [];
-          const unclean = new Set<number>();
           const touched = new Set<number>();
           let seed = 0;
           for (const project of connectionOf(store)
@@ -156,22 +202,16 @@ describe('forgetting calls', () => {
               if (k === 0) continue;
               doomed.push(...rows.slice(0, k).map((r) => r.id));
               touched.add(project.id);
-              const next = rows[k];
-              if (next && next.started_ms - rows[k - 1]!.started_ms <= RETRY_WINDOW_MS)
-                unclean.add(project.id);
             }
           const report = createCallForgetter(connectionOf(store)).forget(doomed);
           expect(report.calls).toBe(doomed.length);
-          expect(report.rebuild.sort(byNumber)).toEqual([...unclean].sort(byNumber));
-          expect(report.adjusted.sort(byNumber)).toEqual(
-            [...touched].filter((p) => !unclean.has(p)).sort(byNumber),
-          );
-          expect(dirty()).toEqual([...unclean].sort(byNumber));
-          for (const p of unclean) connectionOf(store).exec(rebuildSql(p));
+          expect(report.rebuild).toEqual([]);
+          expect(report.adjusted.sort(byNumber)).toEqual([...touched].sort(byNumber));
+          expect(dirty()).toEqual([]);
           expectEqualsRebuild();
         },
       ),
-      { numRuns: 80 },
+      { numRuns: 200 },
     );
   });
 });

@@ -201,7 +201,7 @@ describe('retention passes', () => {
     expectDerivedExact(store);
   });
 
-  it('cuts a run with no quiet 30 s only in chunks, leaving the project to the engine to rebuild', async () => {
+  it('cuts a run with no quiet 30 s in chunks, exactly in place: nothing left to rebuild', async () => {
     // 1,500 calls 2 s apart: one gapless run, three chunks of 500.
     const r = rng(6);
     const calls = sessionCalls('s_busy', 0, 1_500, r).map((c, i) => ({
@@ -215,8 +215,33 @@ describe('retention passes', () => {
     expect(report.forced_cuts).toBe(2); // the third chunk ends the session: a clean cut
     expect(report.largest_step_calls).toBe(500);
     expect(callsBySession(store)).toEqual({ s_recent: 30 });
-    // The engine's own path: the next write rebuilds the project, exactly.
+    expectDerivedExact(store);
+    // And ingest goes on from there exactly.
     ingestAt(ingest, sessionCalls('s_recent', NOW, 30, r), NOW);
+    expectDerivedExact(store);
+  });
+
+  it('gathers whole small sessions into one step up to the chunk, oldest first, rollups exact', async () => {
+    // 120 sessions of 30 calls, one per minute (each as one SDK flush): by size down to 1,500.
+    const r = rng(9);
+    for (let i = 0; i < 120; i++)
+      ingestAt(
+        ingest,
+        sessionCalls(`s_${String(i).padStart(3, '0')}`, NOW - DAY + i * 60_000, 30, r),
+        NOW,
+      );
+    writeRetentionSettings(connectionOf(store), { max_calls: 1_500 });
+    const report = await createRetention(store, { now: () => NOW, chunkRows: 500 }).runPass();
+    expect(report.deleted.calls).toBe(3_600 - 1_500);
+    // Many sessions a step, not one: 2,100 calls in about five steps, not 70.
+    expect(report.largest_step_calls).toBeGreaterThan(300);
+    expect(report.largest_step_calls).toBeLessThanOrEqual(500);
+    expect(report.steps).toBeLessThan(15);
+    const after = callsBySession(store);
+    // Oldest first: the newest sessions are whole, at most one is trimmed, the oldest are gone.
+    for (let i = 71; i < 120; i++) expect(after[`s_${String(i).padStart(3, '0')}`]).toBe(30);
+    expect(Object.keys(after).length).toBeLessThanOrEqual(51);
+    expect(after.s_000).toBeUndefined();
     expectDerivedExact(store);
   });
 
@@ -247,10 +272,10 @@ describe('retention passes', () => {
       const report = await pass;
       expect(report.error).toBeUndefined();
       expect(report.deleted.calls).toBe(60 * 250);
-      // Many small transactions: each of at most 500 calls (here one 250-call session each),
+      // Many small transactions: each of at most 500 calls (here two 250-call sessions each),
       // so a request waits behind one of them at most, never behind the whole pass.
-      expect(report.largest_step_calls).toBeLessThanOrEqual(500);
-      expect(report.steps).toBeGreaterThanOrEqual(60);
+      expect(report.largest_step_calls).toBe(500);
+      expect(report.steps).toBeGreaterThanOrEqual(30);
       // Requests were answered while the pass was part-way through, not after it.
       expect(seen.filter((left) => left > 0 && left < 60 * 250).length).toBeGreaterThan(5);
       // Every request issued during the pass was stored whole.

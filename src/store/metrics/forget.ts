@@ -2,27 +2,31 @@
  * Forgetting calls: the metrics engine's one hook for deleting raw calls (retention) while
  * keeping every derived column and rollup exact in the same transaction — no rebuild.
  *
- * Exact in place only for a *clean cut*: per session, the forgotten calls are a prefix in
- * session order (`started_ms`, then id) and the first call left starts more than the retry
- * window (30 s) after the last one forgotten — or nothing is left. Then no link, run or chain
- * spans the cut, so the facts of the calls left stay what a rebuild would compute, except the
- * first one's `prev_tool` (its predecessor is gone), which is fixed here. Each forgotten
- * call's contribution is subtracted from every rollup with the same SQL fragments the rebuild
- * uses (./sql.ts). Any other deletion — or one that includes a call the engine has not
- * maintained yet (deferred maintenance; its `run_id` is still 0) — is still correct: the
- * project keeps the mark the `metrics_calls_deleted` trigger sets and the engine rebuilds it
- * on the next read or write. The hook checks the cut itself, so no caller can make it wrong.
+ * Exact in place when, per session, the forgotten calls are a prefix in session order
+ * (`started_ms`, then id). Each forgotten call's contribution is subtracted from every rollup
+ * with the same SQL fragments the rebuild uses (./sql.ts), and the first call left loses its
+ * `prev_tool`. A *clean cut* — the first call left starts more than the retry window (30 s)
+ * after the last one forgotten — needs nothing more: no link, run or chain spans it. A cut
+ * inside the window can leave the tail of a run whose head was forgotten: that run is
+ * rewritten as a rebuild would leave it (./forget/repair.ts). Any other deletion — or one that
+ * includes a call the engine has not maintained yet (deferred maintenance; its `run_id` is
+ * still 0) — is still correct: the project keeps the mark the `metrics_calls_deleted` trigger
+ * sets and the engine rebuilds it on the next read or write. The hook checks the cut itself,
+ * so no caller can make it wrong.
  *
  * The parts (./forget/): `rollups` declares what is subtracted and checks the schema still
- * matches; `cut` decides which projects are a clean cut; `subtract` adjusts the derived data.
- * This module runs them in order around the delete, in one transaction.
+ * matches; `cut` decides which projects can be forgotten in place; `subtract` adjusts the
+ * derived data; `repair` rewrites runs cut inside the window. This module runs them in order
+ * around the delete, in one transaction.
  */
 import type Database from 'better-sqlite3';
 import { createCutCheck } from './forget/cut.js';
+import { createRunRepair } from './forget/repair.js';
 import { schemaIsKnown } from './forget/rollups.js';
 import { createSubtractor } from './forget/subtract.js';
 import { createForgetTables, FORGET, FORGET_NEXT } from './forget/temp-tables.js';
 import { forgetTails } from './maintain/tails.js';
+import { prepareMaintainStatements } from './maintain/statements.js';
 
 /** What one {@link CallForgetter.forget} did. */
 export interface ForgetReport {
@@ -30,7 +34,7 @@ export interface ForgetReport {
   calls: number;
   /** Projects whose derived data was adjusted in place: exact, nothing left to rebuild. */
   adjusted: number[];
-  /** Projects left marked in `metrics_dirty` for the engine's rebuild (not a clean cut). */
+  /** Projects left marked in `metrics_dirty` for the engine's rebuild (see the module comment). */
   rebuild: number[];
 }
 
@@ -38,8 +42,8 @@ export interface ForgetReport {
 export interface CallForgetter {
   /**
    * Deletes the calls with these ids, in one transaction (a savepoint inside the caller's).
-   * Projects where the ids are a clean cut are adjusted in place; the others are left to the
-   * engine's rebuild. Ids that are not stored are ignored.
+   * Projects where the ids are a prefix of each session are adjusted in place; the others are
+   * left to the engine's rebuild. Ids that are not stored are ignored.
    */
   forget(ids: Iterable<number>): ForgetReport;
   /**
@@ -55,6 +59,7 @@ export function createCallForgetter(db: Database.Database): CallForgetter {
   const exact = schemaIsKnown(db);
   const cut = createCutCheck(db);
   const subtractor = createSubtractor(db);
+  const repair = createRunRepair(db, prepareMaintainStatements(db));
 
   const fill = db.prepare<[number]>(`INSERT OR IGNORE INTO ${FORGET} (id) VALUES (?)`);
   const clearTemps = db.prepare(`DELETE FROM ${FORGET}`);
@@ -71,13 +76,14 @@ export function createCallForgetter(db: Database.Database): CallForgetter {
     clearTemps.run();
     clearNext.run();
     for (const id of ids) fill.run(id);
-    const { projects, dirty } = cut.check(exact);
+    const { projects, dirty, cuts } = cut.check(exact);
     // Marked now, so the subtraction's grouped SELECTs leave these projects out.
     for (const p of projects) if (dirty.has(p)) markDirty.run(p);
 
     const trimmed = subtractor.subtract();
     const calls = deleteCalls.run().changes;
     subtractor.settleSessions(trimmed);
+    for (const p of repair.repair(cuts)) dirty.add(p);
     const adjusted = [...projects].filter((p) => !dirty.has(p));
     // The deletion trigger marked every project touched; the adjusted ones are exact.
     for (const p of adjusted) clearDirty.run(p);

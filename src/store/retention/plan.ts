@@ -1,8 +1,10 @@
 /**
  * Which calls a retention pass deletes next: the oldest call's session, from its first call
  * up to a *clean cut* — a point where the next call left starts more than the retry window
- * (30 s) later — or the whole session. That is exactly the cut the metrics engine can forget
- * exactly and cheaply (src/store/metrics/forget.ts): no link, run or chain spans it.
+ * (30 s) later — or the whole session; then the next oldest session's, and so on, up to
+ * `chunkRows` calls a step. A clean cut is what the metrics engine forgets most cheaply
+ * (src/store/metrics/forget.ts): no link, run or chain spans it. Only a session with more
+ * than `chunkRows` calls in a row and no quiet 30 s is cut inside a run (*forced*).
  */
 import type Database from 'better-sqlite3';
 import { RETRY_WINDOW_MS } from '../../shared/metric-constants.js';
@@ -19,20 +21,20 @@ export interface CallsPass {
   cursor: number;
 }
 
-/** A run of one session's calls to delete in one transaction. */
-export interface PlannedRun {
+/** What one step deletes: whole runs of one or more sessions, at most `chunkRows` calls. */
+export interface PlannedStep {
   ids: number[];
   /**
-   * Cut without a quiet 30 s: more than `chunkRows` calls in a row had none. The metrics
-   * engine then rebuilds the project instead of forgetting the calls in place.
+   * The step's one run was cut without a quiet 30 s: more than `chunkRows` calls in a row had
+   * none (the forget hook then rewrites the run left, or leaves a long one to the rebuild).
    */
   forced: boolean;
 }
 
-/** Picks runs for a pass; see {@link createRunPlanner}. */
+/** Picks the calls of each step of a pass; see {@link createRunPlanner}. */
 export interface RunPlanner {
-  /** The next run to delete, or null when the calls are within both caps. */
-  next(pass: CallsPass): PlannedRun | null;
+  /** The next step's calls, or null when the calls are within both caps. */
+  next(pass: CallsPass): PlannedStep | null;
 }
 
 interface HeadRow {
@@ -41,10 +43,20 @@ interface HeadRow {
   received_ms: number;
 }
 
+/** Where a step's search stands: sessions it already took, and its own cursor. */
+interface StepScan {
+  taken: Set<string>;
+  cursor: number;
+  /** No session was skipped for being taken: the pass's cursor may follow this one. */
+  inOrder: boolean;
+}
+
 /**
- * Builds the planner. Runs hold at most `chunkRows` calls, so a transaction stays small.
- * Oldest first by arrival (row id), because the age cap is on arrival time — the server's
- * clock, which an SDK with a wrong clock cannot move.
+ * Builds the planner. A step holds at most `chunkRows` calls, so a transaction stays small, and
+ * gathers runs of several sessions up to that: a step's fixed cost (the forget hook's grouped
+ * statements) is paid once for all of them, not once per 30-call session. Oldest first by
+ * arrival (row id), because the age cap is on arrival time — the server's clock, which an SDK
+ * with a wrong clock cannot move.
  */
 export function createRunPlanner(db: Database.Database, chunkRows: number): RunPlanner {
   const oldestAfter = db.prepare<
@@ -56,24 +68,31 @@ export function createRunPlanner(db: Database.Database, chunkRows: number): RunP
      WHERE project_id = ? AND session_id = ? ORDER BY started_ms, id LIMIT ?`,
   );
 
-  function next(pass: CallsPass): PlannedRun | null {
+  /**
+   * The next run of the oldest session not taken yet, of at most `room` calls; null when the
+   * calls are within both caps, 'full' when only a forced cut would fit in what is left of a
+   * step that already holds runs (the next step starts with the whole chunk for it).
+   */
+  function nextRun(pass: CallsPass, scan: StepScan, room: number): PlannedStep | null | 'full' {
     for (;;) {
-      const oldest = oldestAfter.get(pass.cursor);
+      const oldest = oldestAfter.get(scan.cursor);
       if (!oldest) return null;
       const key = `${oldest.project_id}\0${oldest.session_id}`;
-      if (pass.keep.has(key)) {
-        pass.cursor = oldest.id;
+      if (scan.taken.has(key) || pass.keep.has(key)) {
+        scan.cursor = oldest.id;
+        if (scan.taken.has(key)) scan.inOrder = false;
+        else if (scan.inOrder) pass.cursor = oldest.id;
         continue;
       }
       const byAge = oldest.received_ms < pass.cutoff;
       const bySize = pass.overBy > 0;
       if (!byAge && !bySize) return null;
       // The session's first calls in session order, and the longest prefix that ends at a cut.
-      const rows = sessionHead.all(oldest.project_id, oldest.session_id, chunkRows + 1);
-      const whole = rows.length <= chunkRows;
+      const rows = sessionHead.all(oldest.project_id, oldest.session_id, room + 1);
+      const whole = rows.length <= room;
       let cut = -1;
       let newest = -Infinity;
-      for (let i = 0; i < Math.min(rows.length, chunkRows); i++) {
+      for (let i = 0; i < Math.min(rows.length, room); i++) {
         newest = Math.max(newest, rows[i]!.received_ms);
         // By age, only calls all of which arrived before the cutoff may go.
         if (!bySize && newest >= pass.cutoff) break;
@@ -82,18 +101,33 @@ export function createRunPlanner(db: Database.Database, chunkRows: number): RunP
       }
       let forced = false;
       if (cut === -1 && !whole && (bySize || newest < pass.cutoff)) {
+        if (scan.taken.size > 0) return 'full';
         // More than chunkRows calls without a quiet 30 s: cut anyway (a bounded transaction
-        // matters more than avoiding one rebuild of the project).
-        cut = chunkRows - 1;
+        // matters more than a clean cut).
+        cut = room - 1;
         forced = true;
       }
       if (cut === -1) {
         pass.keep.add(key);
-        pass.cursor = oldest.id;
         continue;
       }
+      scan.taken.add(key);
       return { ids: rows.slice(0, cut + 1).map((r) => r.id), forced };
     }
+  }
+
+  function next(pass: CallsPass): PlannedStep | null {
+    const scan: StepScan = { taken: new Set(), cursor: pass.cursor, inOrder: true };
+    const step: PlannedStep = { ids: [], forced: false };
+    while (step.ids.length < chunkRows) {
+      const run = nextRun(pass, scan, chunkRows - step.ids.length);
+      if (run === null || run === 'full') break;
+      for (const id of run.ids) step.ids.push(id);
+      step.forced ||= run.forced;
+      pass.overBy -= run.ids.length;
+      if (run.forced) break;
+    }
+    return step.ids.length > 0 ? step : null;
   }
 
   return { next };

@@ -17,7 +17,7 @@ export interface CallsStep {
 
 /** The step functions of a pass; see {@link createRetentionSteps}. */
 export interface RetentionSteps {
-  /** Deletes the next run of calls (whole runs of one session, ≤ `chunkRows`). */
+  /** Deletes the next calls: whole runs of one or more sessions, ≤ `chunkRows` in all. */
   calls(pass: CallsPass): CallsStep;
   /** Deletes up to `chunkRows` old startups, never the latest of a project. */
   startups(cutoff: number): number;
@@ -44,12 +44,11 @@ export function createRetentionSteps(
   const forgetter = createCallForgetter(db);
 
   const calls = db.transaction((pass: CallsPass): CallsStep => {
-    const run = planner.next(pass);
-    if (!run) return { calls: 0, forced: false };
-    const { calls: n } = forgetter.forget(run.ids);
+    const step = planner.next(pass); // counts the calls it plans off pass.overBy
+    if (!step) return { calls: 0, forced: false };
+    const { calls: n } = forgetter.forget(step.ids);
     tally('calls', n);
-    pass.overBy -= n;
-    return { calls: n, forced: run.forced };
+    return { calls: n, forced: step.forced };
   });
 
   const oldStartups = db.prepare<[number, number], { id: number }>(

@@ -1,27 +1,31 @@
 /**
- * Deciding, per project, whether the calls about to be forgotten are a *clean cut* (see
- * ../forget.ts): per session a prefix in session order, with the first call left starting
- * more than the retry window after the last one forgotten. Projects that are not, or that hold
- * a call the engine has not maintained yet, go to the rebuild; for those that are, the first
- * call left of each trimmed session is noted (it loses its predecessor).
+ * Deciding, per project, whether the calls about to be forgotten can be forgotten exactly in
+ * place (see ../forget.ts): per session a prefix in session order. Projects where they are not,
+ * or that hold a call the engine has not maintained yet, go to the rebuild. For the others, the
+ * first call left of each trimmed session is noted (it loses its predecessor), and a session
+ * whose first call left starts within the retry window of the last one forgotten — a cut inside
+ * a run — names, per tool, its last forgotten call, for ./repair.ts.
  */
 import type Database from 'better-sqlite3';
 import { RETRY_WINDOW_MS } from '../../../shared/metric-constants.js';
+import type { CutTool } from './repair.js';
 import { FORGET, FORGET_NEXT } from './temp-tables.js';
 
 /** The projects a forget touches, and which of them go to the rebuild. */
 export interface CutVerdict {
   /** Every project with a call among the ids. */
   projects: Set<number>;
-  /** Projects already marked dirty, or not a clean cut: left to the engine's rebuild. */
+  /** Projects already marked dirty, or not a prefix: left to the engine's rebuild. */
   dirty: Set<number>;
+  /** Per tool of each session cut inside the retry window, its last forgotten call. */
+  cuts: CutTool[];
 }
 
 /** Checks the cut of the calls listed in the forget table. */
 export interface CutCheck {
   /**
    * Reads the calls listed in `temp.metrics_forget`, decides each session's cut and lists in
-   * `temp.metrics_forget_next` the first call left of every cleanly trimmed session that had a
+   * `temp.metrics_forget_next` the first call left of every trimmed session that had a
    * `prev_tool`. With `exact` false every project touched goes to the rebuild.
    */
   check(exact: boolean): CutVerdict;
@@ -31,6 +35,7 @@ interface ForgottenRow {
   id: number;
   project_id: number;
   session_id: string;
+  tool_name: string;
   started_ms: number;
   run_id: number;
 }
@@ -38,7 +43,7 @@ interface ForgottenRow {
 /** Prepares the cut check's statements once; the temp tables must exist. */
 export function createCutCheck(db: Database.Database): CutCheck {
   const forgotten = db.prepare<[], ForgottenRow>(
-    `SELECT id, project_id, session_id, started_ms, run_id FROM main.calls
+    `SELECT id, project_id, session_id, tool_name, started_ms, run_id FROM main.calls
      WHERE id IN (SELECT id FROM ${FORGET}) ORDER BY project_id, session_id, started_ms, id`,
   );
   const dirtyNow = db.prepare<[], { project_id: number }>('SELECT project_id FROM metrics_dirty');
@@ -62,6 +67,7 @@ export function createCutCheck(db: Database.Database): CutCheck {
       const dirty = new Set(dirtyNow.all().map((d) => d.project_id));
       const projects = new Set(rows.map((r) => r.project_id));
       if (!exact) for (const p of projects) dirty.add(p);
+      const cuts: CutTool[] = [];
 
       // Rows come grouped by session; a session that is not a clean cut sends its project to
       // the rebuild.
@@ -76,24 +82,27 @@ export function createCutCheck(db: Database.Database): CutCheck {
           j++;
         const last = rows[j]!;
         const n = j - i + 1;
-        // run_id is 0 only before the engine has maintained a call (deferred maintenance): it
-        // has no contribution to subtract yet, so leave its project to the rebuild.
-        const unmaintained = rows.slice(i, j + 1).some((r) => r.run_id === 0);
+        const session = rows.slice(i, j + 1);
         i = j + 1;
         if (dirty.has(p)) continue;
-        const next = nextCall.get(p, s, last.started_ms, last.started_ms, last.id);
+        // run_id is 0 only before the engine has maintained a call (deferred maintenance): it
+        // has no contribution to subtract yet, so leave its project to the rebuild.
+        const unmaintained = session.some((r) => r.run_id === 0);
         const prefix = prefixCount.get(p, s, last.started_ms, last.started_ms, last.id)!.n === n;
-        if (
-          unmaintained ||
-          !prefix ||
-          (next && next.started_ms - last.started_ms <= RETRY_WINDOW_MS)
-        ) {
+        if (unmaintained || !prefix) {
           dirty.add(p);
-        } else if (next && next.prev_tool !== null) {
-          addNext.run(next.id);
+          continue;
+        }
+        const next = nextCall.get(p, s, last.started_ms, last.started_ms, last.id);
+        if (next && next.prev_tool !== null) addNext.run(next.id);
+        if (next && next.started_ms - last.started_ms <= RETRY_WINDOW_MS) {
+          // Rows come in session order: the last one seen of each tool is its last forgotten.
+          const byTool = new Map<string, ForgottenRow>();
+          for (const r of session) byTool.set(r.tool_name, r);
+          for (const r of byTool.values()) cuts.push(r);
         }
       }
-      return { projects, dirty };
+      return { projects, dirty, cuts: cuts.filter((c) => !dirty.has(c.project_id)) };
     },
   };
 }
