@@ -96,7 +96,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   info.port = http.port;
   info.addresses = http.addresses;
   info.endpoint = endpointFor(policy, hosts, http.port);
-  const retention = startRetention(store, options.retention);
+  // A pass rests longer while acknowledged calls wait in the spool: storing them comes first.
+  const retention = startRetention(
+    store,
+    options.retention === false
+      ? false
+      : { ...options.retention, backlog: () => ingest.state().pendingPayloads > 0 },
+  );
   return {
     url: info.endpoint,
     info,

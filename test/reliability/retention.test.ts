@@ -245,6 +245,41 @@ describe('retention passes', () => {
     expectDerivedExact(store);
   });
 
+  it('rests as long as each step took, three times as long while the spool has a backlog', async () => {
+    const r = rng(10);
+    for (let i = 0; i < 40; i++)
+      ingestAt(
+        ingest,
+        sessionCalls(`s_${i}`, NOW - 40 * DAY + i * 600_000, 100, r),
+        NOW - 40 * DAY,
+      );
+    const idle = await createRetention(store, {
+      now: () => NOW,
+      chunkRows: 200,
+      backlog: () => false,
+    }).runPass();
+    expect(idle.deleted.calls).toBe(4_000);
+    // Each rest is the step's time rounded up to the next millisecond.
+    expect(idle.rest_ms).toBeGreaterThanOrEqual(idle.work_ms);
+    expect(idle.rest_ms).toBeLessThanOrEqual(idle.work_ms + idle.steps);
+
+    for (let i = 0; i < 40; i++)
+      ingestAt(
+        ingest,
+        sessionCalls(`t_${i}`, NOW - 40 * DAY + i * 600_000, 100, r),
+        NOW - 40 * DAY,
+      );
+    const busy = await createRetention(store, {
+      now: () => NOW,
+      chunkRows: 200,
+      backlog: () => true,
+    }).runPass();
+    expect(busy.deleted.calls).toBe(4_000);
+    expect(busy.rest_ms).toBeGreaterThanOrEqual(3 * busy.work_ms);
+    expect(busy.rest_ms).toBeLessThanOrEqual(3 * busy.work_ms + busy.steps);
+    expectDerivedExact(store);
+  });
+
   it('never holds ingest up: small transactions, requests answered and stored during a pass', async () => {
     const r = rng(3);
     const t = await startTestServer({ retention: false });

@@ -37,6 +37,10 @@ export interface PassReport {
   largest_step_calls: number;
   /** The longest single transaction: how long ingest could have waited behind retention. */
   longest_step_ms: number;
+  /** Time spent in the pass's transactions, all told. */
+  work_ms: number;
+  /** Time the pass rested between them, leaving the event loop to ingest and reads. */
+  rest_ms: number;
   /** Runs cut without a quiet 30 s (the metrics engine rebuilds those projects). */
   forced_cuts: number;
   /** Set when a step failed (disk full, say); the pass stops and the next one retries. */
@@ -55,6 +59,11 @@ export interface RetentionOptions {
   firstDelayMs?: number;
   /** Told about every finished pass (logs, tests). */
   onPass?: (report: PassReport) => void;
+  /**
+   * Whether acknowledged work is waiting to be applied (the server's spool backlog). While it
+   * is, the pass rests {@link REST_UNDER_BACKLOG}× as long as each step took instead of 1×.
+   */
+  backlog?: () => boolean;
 }
 
 /** A retention runner for one open store. */
@@ -83,6 +92,14 @@ export const retentionFor = (store: ReadStore): Retention | undefined => registr
  * took the loop as soon as it was free.
  */
 const REST_PER_STEP = 1;
+/**
+ * While the spool holds acknowledged calls not yet applied, a pass takes at most a quarter of
+ * the loop: those calls are already durable but not yet on the dashboard, and a flood past the
+ * size cap otherwise spent as much of the main thread deleting old calls as storing new ones
+ * (a ten-minute flood: 5.7 M deleted, 18% of the bare baseline's rate instead of 24%). The cap
+ * is caught up once the flood ends.
+ */
+const REST_UNDER_BACKLOG = 3;
 
 /** Creates the retention runner for `store` (not started). */
 export function createRetention(store: Store, options: RetentionOptions = {}): Retention {
@@ -117,12 +134,17 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       steps: 0,
       largest_step_calls: 0,
       longest_step_ms: 0,
+      work_ms: 0,
+      rest_ms: 0,
       forced_cuts: 0,
     };
     let lastStepMs = 0;
     const yieldToIo = (): Promise<void> =>
       new Promise((resolve) => {
-        const timer = setTimeout(wake, Math.ceil(lastStepMs * REST_PER_STEP));
+        const factor = options.backlog?.() ? REST_UNDER_BACKLOG : REST_PER_STEP;
+        const rest = Math.ceil(lastStepMs * factor);
+        report.rest_ms += rest;
+        const timer = setTimeout(wake, rest);
         function wake(): void {
           clearTimeout(timer);
           if (interrupt === wake) interrupt = null;
@@ -137,6 +159,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       } finally {
         report.steps++;
         lastStepMs = performance.now() - t0;
+        report.work_ms += lastStepMs;
         report.longest_step_ms = Math.max(report.longest_step_ms, lastStepMs);
       }
     };
