@@ -98,6 +98,15 @@ test('price and retention caps: validated beside the field, saved, applied', asy
     await expect(page.getByTestId('retention-totals')).toContainText(
       /Retention has deleted [\d,]+ calls/,
     );
+    // The pass says so on the live stream: the stored count beside it follows without a reload.
+    await expect(page.getByTestId('retention-stored')).toHaveText('1,000 calls stored');
+    await page.getByTestId('retention-totals').scrollIntoViewIfNeeded();
+    await shootBoth(page, 'settings-after-pass');
+    const wide = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('retention-totals').scrollIntoViewIfNeeded();
+    await shootBoth(page, 'settings-after-pass-390');
+    await page.setViewportSize(wide);
     const { totals } = await getRemote(server.url, 'retention');
     const status = await getRemote(server.url, 'status');
     expect(status.counts.calls + totals.deleted.calls).toBe(1_500);

@@ -102,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.retention === false
       ? false
       : { ...options.retention, backlog: () => ingest.state().pendingPayloads > 0 },
+    bus,
   );
   return {
     url: info.endpoint,

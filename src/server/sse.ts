@@ -26,7 +26,7 @@ export function openEventStream(
   res.write(`retry: 2000\n: connected\n\n`);
   const send = (event: LiveEvent): void => {
     const pid = (event.data as { project_id?: number | null }).project_id;
-    const global = event.type === 'cleared' || event.type === 'spool';
+    const global = event.type === 'cleared' || event.type === 'spool' || event.type === 'retention';
     if (projectId !== undefined && !global && pid !== projectId) return;
     if (res.writableLength > 4 * 1024 * 1024) {
       res.destroy();

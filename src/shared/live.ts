@@ -10,6 +10,8 @@ export type LiveEvent =
   | { type: 'agreement'; data: AgreementRow }
   | { type: 'rejection'; data: RejectionRow }
   | { type: 'cleared'; data: { at_ms: number } }
+  /** A retention pass deleted rows (every project's views may have changed). */
+  | { type: 'retention'; data: { at_ms: number; calls: number; rows: number } }
   /** The ingest spool's backlog changed (at most a few times a second; src/ingest/spool.ts). */
   | { type: 'spool'; data: SpoolState };
 

@@ -340,12 +340,28 @@ describe('retention through the server', () => {
         onPass: (p) => reports.push(p.deleted.calls),
       },
     });
+    const controller = new AbortController();
     try {
+      // Open dashboards hear about it: a pass that deleted rows says so on the live stream.
+      const stream = await fetch(`${t.url}/api/stream`, {
+        signal: controller.signal,
+      });
+      let heard = '';
+      const reading = (async () => {
+        const decoder = new TextDecoder();
+        for await (const chunk of stream.body!) heard += decoder.decode(chunk as Uint8Array);
+      })().catch(() => undefined);
       const ingest = createIngest({ store: t.store, bus: new LiveBus() });
       ingestAt(ingest, sessionCalls('s_a', NOW, 30, rng(4)), NOW);
       clock = NOW + 31 * DAY;
       await expect.poll(() => callsBySession(t.store).s_a, { timeout: 5_000 }).toBeUndefined();
+      await expect
+        .poll(() => heard, { timeout: 5_000 })
+        .toMatch(/event: retention\ndata: \{"at_ms":\d+,"calls":30,/);
+      controller.abort();
+      await reading;
     } finally {
+      controller.abort();
       await t.close();
     }
     const passes = reports.length;

@@ -121,7 +121,8 @@ class LiveHub {
         // A malformed event changes nothing; the next one (or the next reopen) corrects it.
       }
     });
-    for (const type of ['batch', 'startup', 'agreement', 'rejection']) {
+    // A retention pass deleted rows: every view may have changed, like a new batch.
+    for (const type of ['batch', 'startup', 'agreement', 'rejection', 'retention']) {
       source.addEventListener(type, () => {
         this.pendingOther++;
         this.schedule();

@@ -221,6 +221,10 @@ export const command: Command = {
               : `rejected  ${r.reason}  (key ${r.key_prefix ?? 'none'})  ${r.item.slice(0, 120)}\n`,
           );
         } else if (e.event === 'cleared' && !json) io.stdout.write('— all data was cleared —\n');
+        else if (e.event === 'retention' && !json) {
+          const r = JSON.parse(e.data) as { calls: number };
+          io.stdout.write(`— retention deleted ${r.calls.toLocaleString('en-US')} old calls —\n`);
+        }
       } catch {
         // A malformed event is skipped; the next one may be fine.
       }
