@@ -13,8 +13,9 @@
  * run spans such a cut, so the metrics engine's forget hook (src/store/metrics/forget.ts)
  * keeps every derived fact and rollup exact in the same transaction — no rebuild. Only when
  * more than `chunkRows` calls in a row have no quiet 30 s between them is a run cut without
- * one; the engine then rebuilds that project (its documented path for any other deletion),
- * counted in `PassReport.forced_cuts`.
+ * one (counted in `PassReport.forced_cuts`); the hook then rewrites the run left in place, or,
+ * when that run is longer than 1,000 calls, leaves the project to the engine's rebuild (its
+ * documented path for any other deletion). A step gathers the runs of several sessions.
  *
  * Applied without blocking ingest (./runner.ts, ./steps.ts): a pass deletes in small
  * transactions (≤ `chunkRows` calls) and yields to the event loop between them, so ingest

@@ -41,7 +41,10 @@ export interface PassReport {
   work_ms: number;
   /** Time the pass rested between them, leaving the event loop to ingest and reads. */
   rest_ms: number;
-  /** Runs cut without a quiet 30 s (the metrics engine rebuilds those projects). */
+  /**
+   * Runs cut without a quiet 30 s (the forget hook rewrites the run left; a run left longer
+   * than 1,000 calls sends its project to the rebuild after the pass).
+   */
   forced_cuts: number;
   /** Set when a step failed (disk full, say); the pass stops and the next one retries. */
   error?: string;
@@ -168,8 +171,8 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
         report.longest_step_ms = Math.max(report.longest_step_ms, lastStepMs);
       }
     };
-    // Forced cuts leave their project dirty; it is rebuilt once, after the pass, not before
-    // every apply slice meanwhile (see holdRebuilds).
+    // A forced cut can leave its project dirty (a long run left); it is rebuilt once, after the
+    // pass, not before every apply slice meanwhile (see holdRebuilds).
     const release = holdRebuilds(db);
     try {
       const cutoff = now() - settings.max_age_days * DAY_MS;

@@ -11,7 +11,7 @@ import type { TallyDeleted } from './totals.js';
 export interface CallsStep {
   /** Calls deleted; 0 means the calls are within both caps and the pass moves on. */
   calls: number;
-  /** The run was cut without a quiet 30 s (the metrics engine rebuilds its project). */
+  /** A run was cut without a quiet 30 s (see PassReport.forced_cuts). */
   forced: boolean;
 }
 
@@ -39,8 +39,8 @@ export function createRetentionSteps(
   tally: TallyDeleted,
 ): RetentionSteps {
   const planner = createRunPlanner(db, chunkRows);
-  // The metrics engine's own hook keeps every derived fact and rollup exact for a clean cut,
-  // in the same transaction; for a forced cut it leaves the project to the engine's rebuild.
+  // The metrics engine's own hook keeps every derived fact and rollup exact in the same
+  // transaction; only a forced cut leaving a very long run sends the project to the rebuild.
   const forgetter = createCallForgetter(db);
 
   const calls = db.transaction((pass: CallsPass): CallsStep => {
