@@ -20,7 +20,7 @@ import { RETRY_WINDOW_MS } from '../../../shared/metric-constants.js';
 import { LINK } from '../../../metrics/links.js';
 import { COLS, factsOf, type ChainStats, type Row, type Touched } from '../maintain/rows.js';
 import { writeFactsAndRollups } from '../maintain/rollup-contributions.js';
-import type { MaintainStatements } from '../maintain/statements.js';
+import type { ChainPut, MaintainStatements } from '../maintain/statements.js';
 
 /** The longest run left that is rewritten in place; a longer one goes to the rebuild. */
 export const REPAIR_LIMIT = 1_000;
@@ -78,7 +78,7 @@ export function createRunRepair(db: Database.Database, st: MaintainStatements): 
     repair(cuts) {
       const unrepaired = new Set<number>();
       const touched = new Map<number, Touched>();
-      const chains: Parameters<MaintainStatements['putChain']>[0][] = [];
+      const chains: ChainPut[] = [];
       for (const cut of cuts) {
         const members = runLeft(cut);
         if (members === 'rebuild') unrepaired.add(cut.project_id);
@@ -108,7 +108,7 @@ export function createRunRepair(db: Database.Database, st: MaintainStatements): 
 }
 
 /** The chain row of a run left whole after its forgotten head, as the rebuild computes it. */
-function chainOf(members: readonly Row[]): Parameters<MaintainStatements['putChain']>[0] {
+function chainOf(members: readonly Row[]): ChainPut {
   const head = members[0]!;
   const tail = members.at(-1)!;
   const stats: ChainStats = { calls: members.length, retries: 0, repeats: 0, unknown_links: 0 };
