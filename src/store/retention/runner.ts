@@ -8,7 +8,7 @@ import type { CallsPass } from './plan.js';
 import { readRetentionSettings, type RetentionSettings } from './settings.js';
 import { createContentSteps } from './content-steps.js';
 import { createRetentionSteps } from './steps.js';
-import { createTally } from './totals.js';
+import { createTally, noneDeleted } from './totals.js';
 import { connectionOf } from '../connection.js';
 import { holdRebuilds, rebuildDirtyProjects } from '../metrics/maintain.js';
 
@@ -138,7 +138,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       started_ms: now(),
       finished_ms: 0,
       settings,
-      deleted: { calls: 0, startups: 0, batches: 0, rejections: 0, agreements: 0, content: 0 },
+      deleted: noneDeleted(),
       steps: 0,
       largest_step_calls: 0,
       longest_step_ms: 0,

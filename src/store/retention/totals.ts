@@ -10,14 +10,17 @@ import type { DeletedCounts } from './runner.js';
 /** Kinds of row retention deletes, as counted. */
 export type DeletedKind = keyof DeletedCounts;
 
-const KINDS: readonly DeletedKind[] = [
-  'calls',
-  'startups',
-  'batches',
-  'rejections',
-  'agreements',
-  'content',
-];
+/** Nothing deleted: a pass's counts before its first step, and a file's before its first pass. */
+export const noneDeleted = (): DeletedCounts => ({
+  calls: 0,
+  startups: 0,
+  batches: 0,
+  rejections: 0,
+  agreements: 0,
+  content: 0,
+});
+
+const KINDS = Object.keys(noneDeleted()) as DeletedKind[];
 
 /** Everything retention deleted from this file (since it was created or last cleared). */
 export interface RetentionTotals {
@@ -50,7 +53,7 @@ export function createTally(db: Database.Database, now: () => number = Date.now)
 
 /** Reads the file's totals (all zero on a file without migration 012). */
 export function readRetentionTotals(db: Database.Database): RetentionTotals {
-  const deleted = Object.fromEntries(KINDS.map((k) => [k, 0])) as unknown as DeletedCounts;
+  const deleted = noneDeleted();
   const totals: RetentionTotals = { deleted, since_ms: null, last_ms: null };
   if (!hasTable(db, 'retention_deleted')) return totals;
   const rows = db

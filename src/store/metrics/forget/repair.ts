@@ -18,7 +18,14 @@
 import type Database from 'better-sqlite3';
 import { RETRY_WINDOW_MS } from '../../../shared/metric-constants.js';
 import { LINK } from '../../../metrics/links.js';
-import { COLS, factsOf, type ChainStats, type Row, type Touched } from '../maintain/rows.js';
+import {
+  COLS,
+  countChainMember,
+  factsOf,
+  type ChainStats,
+  type Row,
+  type Touched,
+} from '../maintain/rows.js';
 import { writeFactsAndRollups } from '../maintain/rollup-contributions.js';
 import type { ChainPut, MaintainStatements } from '../maintain/statements.js';
 
@@ -111,12 +118,8 @@ export function createRunRepair(db: Database.Database, st: MaintainStatements): 
 function chainOf(members: readonly Row[]): ChainPut {
   const head = members[0]!;
   const tail = members.at(-1)!;
-  const stats: ChainStats = { calls: members.length, retries: 0, repeats: 0, unknown_links: 0 };
-  for (const r of members) {
-    if (r.link === LINK.retry) stats.retries++;
-    else if (r.link === LINK.repeat) stats.repeats++;
-    else if (r.link === LINK.unknown) stats.unknown_links++;
-  }
+  const stats: ChainStats = { calls: 0, retries: 0, repeats: 0, unknown_links: 0 };
+  for (const r of members) countChainMember(stats, r.link);
   return {
     run_id: head.id,
     project_id: head.project_id,

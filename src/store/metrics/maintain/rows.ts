@@ -1,5 +1,5 @@
 /** Call rows as the maintainer reads them, and comparisons of their derived facts. */
-import type { DerivedFacts, LinkCode } from '../../../metrics/links.js';
+import { LINK, type DerivedFacts, type LinkCode } from '../../../metrics/links.js';
 
 /** A call row with its stored facts. */
 export interface Row {
@@ -51,6 +51,14 @@ export interface ChainStats {
   retries: number;
   repeats: number;
   unknown_links: number;
+}
+
+/** Counts one member of a chain, whose link to the next call of its tool is `link`. */
+export function countChainMember(stats: ChainStats, link: LinkCode): void {
+  stats.calls++;
+  if (link === LINK.retry) stats.retries++;
+  else if (link === LINK.repeat) stats.repeats++;
+  else if (link === LINK.unknown) stats.unknown_links++;
 }
 
 /** The columns of {@link Row}. */

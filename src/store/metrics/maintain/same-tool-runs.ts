@@ -1,7 +1,7 @@
 /** Same-tool links, first-call success, runs and retry chains around new calls. */
 import { RETRY_WINDOW_MS } from '../../../shared/metric-constants.js';
 import { firstCallSuccess, LINK, linkCode } from '../../../metrics/links.js';
-import { after, type ChainStats, type Row, type Touched } from './rows.js';
+import { after, countChainMember, type ChainStats, type Row, type Touched } from './rows.js';
 import type { MaintainStatements } from './statements.js';
 
 /** Recomputes links, runs and chains around the new calls of one (project, session, tool). */
@@ -112,13 +112,7 @@ export function recomputeGroup(
       client = headRow.client_name;
       firstMs = headRow.started_ms;
     }
-    for (let j = a; j < b; j++) {
-      const l = seq[j]!.next.link;
-      st.calls++;
-      if (l === LINK.retry) st.retries++;
-      else if (l === LINK.repeat) st.repeats++;
-      else if (l === LINK.unknown) st.unknown_links++;
-    }
+    for (let j = a; j < b; j++) countChainMember(st, seq[j]!.next.link);
     const tail = seq[b - 1]!.row;
     putChain({
       run_id: runId,
