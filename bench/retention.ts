@@ -100,7 +100,11 @@ async function measure(shape: Shape) {
     await seed(store, shape);
     const db = connectionOf(store);
     const seeded = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM calls').get()!.n;
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    // Until the WAL is empty: a checkpoint the background checkpointer is running answers
+    // busy, and a copy taken then is torn (SQLITE_CORRUPT when the baseline opens it).
+    type Checkpoint = { busy: number; log: number };
+    while ((db.pragma('wal_checkpoint(TRUNCATE)') as Checkpoint[]).some((c) => c.busy || c.log))
+      await new Promise((r) => setTimeout(r, 10));
     copyFileSync(file, join(dir, 'bare.db'));
 
     writeRetentionSettings(db, { max_calls: CAP, max_age_days: 3_650 });

@@ -61,7 +61,11 @@ export function createCallForgetter(db: Database.Database): CallForgetter {
   const subtractor = createSubtractor(db);
   const repair = createRunRepair(db, prepareMaintainStatements(db));
 
-  const fill = db.prepare<[number]>(`INSERT OR IGNORE INTO ${FORGET} (id) VALUES (?)`);
+  // One statement for the step's ids, not one insert each (2 µs per deleted call). Only
+  // integers: a null would make SQLite pick a row id of its own.
+  const fill = db.prepare<[string]>(
+    `INSERT OR IGNORE INTO ${FORGET} (id) SELECT value FROM json_each(?) WHERE type = 'integer'`,
+  );
   const clearTemps = db.prepare(`DELETE FROM ${FORGET}`);
   const clearNext = db.prepare(`DELETE FROM ${FORGET_NEXT}`);
   const markDirty = db.prepare<[number]>(
@@ -75,12 +79,14 @@ export function createCallForgetter(db: Database.Database): CallForgetter {
     forgetTails(db);
     clearTemps.run();
     clearNext.run();
-    for (const id of ids) fill.run(id);
-    const { projects, dirty, cuts } = cut.check(exact);
-    // Marked now, so the subtraction's grouped SELECTs leave these projects out.
+    fill.run(JSON.stringify(Array.from(ids)));
+    const { projects, dirty, cuts, rows, next } = cut.check(exact);
     for (const p of projects) if (dirty.has(p)) markDirty.run(p);
 
-    const trimmed = subtractor.subtract();
+    const trimmed = subtractor.subtract(
+      rows.filter((r) => !dirty.has(r.project_id)),
+      next,
+    );
     const calls = deleteCalls.run().changes;
     subtractor.settleSessions(trimmed);
     for (const p of repair.repair(cuts)) dirty.add(p);

@@ -43,13 +43,31 @@ interface HeadRow {
   received_ms: number;
 }
 
+/** A call as the search walks them, oldest first. */
+interface ArrivalRow {
+  id: number;
+  project_id: number;
+  session_id: string;
+  received_ms: number;
+}
+
 /** Where a step's search stands: sessions it already took, and its own cursor. */
 interface StepScan {
   taken: Set<string>;
   cursor: number;
   /** No session was skipped for being taken: the pass's cursor may follow this one. */
   inOrder: boolean;
+  /** The calls after `cursor` read ahead, in id order, and how many of them were passed. */
+  ahead: ArrivalRow[];
+  at: number;
 }
+
+/**
+ * How many calls the search reads at a time. It walks every call of the sessions a step takes
+ * (they are skipped as taken), so reading them one query each cost 4 µs per deleted call —
+ * a tenth of a step; a read of 512 costs under half a microsecond a call.
+ */
+const READ_AHEAD = 512;
 
 /**
  * Builds the planner. A step holds at most `chunkRows` calls, so a transaction stays small, and
@@ -59,10 +77,20 @@ interface StepScan {
  * with a wrong clock cannot move.
  */
 export function createRunPlanner(db: Database.Database, chunkRows: number): RunPlanner {
-  const oldestAfter = db.prepare<
-    [number],
-    { id: number; project_id: number; session_id: string; received_ms: number }
-  >('SELECT id, project_id, session_id, received_ms FROM calls WHERE id > ? ORDER BY id LIMIT 1');
+  const oldestAfter = db.prepare<[number, number], ArrivalRow>(
+    'SELECT id, project_id, session_id, received_ms FROM calls WHERE id > ? ORDER BY id LIMIT ?',
+  );
+  /**
+   * The oldest call after the scan's cursor. Read ahead in the step's own transaction, where
+   * nothing else writes, so what was read stays what a query would answer.
+   */
+  const oldestOf = (scan: StepScan): ArrivalRow | undefined => {
+    if (scan.at === scan.ahead.length) {
+      scan.ahead = oldestAfter.all(scan.cursor, READ_AHEAD);
+      scan.at = 0;
+    }
+    return scan.ahead[scan.at];
+  };
   const sessionHead = db.prepare<[number, string, number], HeadRow>(
     `SELECT id, started_ms, received_ms FROM calls INDEXED BY calls_by_session
      WHERE project_id = ? AND session_id = ? ORDER BY started_ms, id LIMIT ?`,
@@ -75,11 +103,12 @@ export function createRunPlanner(db: Database.Database, chunkRows: number): RunP
    */
   function nextRun(pass: CallsPass, scan: StepScan, room: number): PlannedStep | null | 'full' {
     for (;;) {
-      const oldest = oldestAfter.get(scan.cursor);
+      const oldest = oldestOf(scan);
       if (!oldest) return null;
       const key = `${oldest.project_id}\0${oldest.session_id}`;
       if (scan.taken.has(key) || pass.keep.has(key)) {
         scan.cursor = oldest.id;
+        scan.at++;
         if (scan.taken.has(key)) scan.inOrder = false;
         else if (scan.inOrder) pass.cursor = oldest.id;
         continue;
@@ -117,7 +146,13 @@ export function createRunPlanner(db: Database.Database, chunkRows: number): RunP
   }
 
   function next(pass: CallsPass): PlannedStep | null {
-    const scan: StepScan = { taken: new Set(), cursor: pass.cursor, inOrder: true };
+    const scan: StepScan = {
+      taken: new Set(),
+      cursor: pass.cursor,
+      inOrder: true,
+      ahead: [],
+      at: 0,
+    };
     const step: PlannedStep = { ids: [], forced: false };
     while (step.ids.length < chunkRows) {
       const run = nextRun(pass, scan, chunkRows - step.ids.length);

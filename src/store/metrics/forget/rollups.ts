@@ -5,7 +5,6 @@
  * know, subtracting would leave it wrong, so forgetting falls back to the rebuild.
  */
 import type Database from 'better-sqlite3';
-import { SLOW_CALL_MS } from '../../../shared/metric-constants.js';
 import {
   ALL_TIME,
   DAY_SQL,
@@ -167,24 +166,6 @@ export const ROLLUPS: Rollup[] = [
 
 /** Derived tables this module keeps exact; anything else in DERIVED_TABLES disables it. */
 const KNOWN = new Set([...ROLLUPS.map((r) => r.table), 'metrics_sessions', 'metrics_chains']);
-
-/** Session-row sums, as `rebuildSql` computes them. */
-export const SESSION_SUMS: Record<string, string> = {
-  calls: 'count(*)',
-  ok: `sum(${OC_SQL()} = 0)`,
-  empty: `sum(${OC_SQL()} = 1)`,
-  bad_args: `sum(${OC_SQL()} = 2)`,
-  tool_error: `sum(${OC_SQL()} = 3)`,
-  crashed: `sum(${OC_SQL()} = 4)`,
-  fcs: 'sum(fcs)',
-  retries: 'sum(link = 1)',
-  repeats: 'sum(link = 2)',
-  unknown_links: 'sum(link = 3)',
-  chains: `sum(${HEAD_SQL()})`,
-  units: 'sum(response_bytes)',
-  duration: 'sum(duration_ms)',
-  slow: `sum(duration_ms >= ${SLOW_CALL_MS})`,
-};
 
 /**
  * True when the database's derived tables and rollup columns are exactly the ones declared

@@ -1,13 +1,23 @@
 /**
  * Subtracting forgotten calls from the derived data, for projects that are a clean cut (the
- * others are marked dirty first, and every grouped SELECT here leaves marked projects out):
- * each rollup loses the grouped contribution of the calls with the same SQL fragments the
- * rebuild uses, the first call left of a trimmed session loses its predecessor (`prev_tool`
+ * others are marked dirty first, and the reads here leave marked projects out).
+ *
+ * The step's calls are read once and their contributions taken away in memory with the very
+ * code that added them when they were stored (../maintain/rollup-deltas.ts, sign −1), so a
+ * rollup row is updated once per step whatever number of calls it loses, and dropped when it
+ * reaches zero. The first call left of a trimmed session loses its predecessor (`prev_tool`
  * and its pair), the forgotten chains go, and sessions are trimmed or dropped.
+ *
+ * Why in memory: one grouped `UPDATE … FROM (SELECT … GROUP BY …)` per rollup and variant
+ * (32 a step) sorted the same calls again and again — 39 µs of CPU per deleted call against
+ * 6.6 µs for the bare DELETE (docs/benchmarks.md, "Issue 19, session 16").
  */
 import type Database from 'better-sqlite3';
-import { ROLLUPS, SESSION_SUMS, type Rollup } from './rollups.js';
-import { FORGET, FORGET_NEXT } from './temp-tables.js';
+import { RollupDeltas } from '../maintain/rollup-deltas.js';
+import { factsOf, type Row } from '../maintain/rows.js';
+import type { ForgottenRow } from './cut.js';
+import { ROLLUPS } from './rollups.js';
+import { FORGET_NEXT } from './temp-tables.js';
 
 type Key = Record<string, string | number>;
 
@@ -21,80 +31,68 @@ export interface TrimmedSession {
 /** The subtraction, in two steps around the caller's delete of the calls. */
 export interface Subtractor {
   /**
-   * Before the calls are deleted (the grouped SELECTs read them): subtracts them from every
-   * rollup and session, drops emptied rows, fixes the next calls' `prev_tool` and drops their
-   * chains. Answers the sessions that keep calls.
+   * Before the calls are deleted: subtracts `rows` (the forgotten calls of projects kept
+   * exact, as ./cut.ts read them) from every rollup and session, drops emptied rows, takes
+   * `next` (the first call left of each trimmed session, listed in the next-calls table) off
+   * its tool pair and its `prev_tool`, and drops the forgotten chains. Answers the sessions
+   * that keep calls.
    */
-  subtract(): TrimmedSession[];
+  subtract(rows: readonly ForgottenRow[], next: readonly Row[]): TrimmedSession[];
   /** After the delete: moves the trimmed sessions' `first_ms` (and `last_end_ms` if needed). */
   settleSessions(trimmed: TrimmedSession[]): void;
 }
 
-// Only rows of projects not marked dirty: a marked project is rebuilt from scratch anyway.
-const clean = (source: string) =>
-  `main.calls WHERE id IN (SELECT id FROM ${source})
-     AND project_id NOT IN (SELECT project_id FROM metrics_dirty)`;
+/** Adds one key's (negative) deltas to its row; drops the row once its count reaches zero. */
+type SubtractOp = (key: unknown[], deltas: number[]) => void;
 
 /**
- * Per rollup and variant, one statement: subtract the grouped contribution of `source`, and
- * drop the rows that reach zero — found from what the update returns, by primary key, rather
- * than by grouping the same calls a second time (half of a retention step's reads of `calls`).
+ * Per rollup, the update of one row by its key, returning what is left of its count. The
+ * columns come from ./rollups.ts, the same declarations the rebuild and the schema check
+ * use, in the order {@link RollupDeltas} keeps keys and values (a mismatch throws here, at
+ * start-up, never at a step).
  */
-function rollupOps(db: Database.Database, source: string, tables: Rollup[]): (() => void)[] {
-  return tables.flatMap((r) =>
-    r.variants.map((v) => {
-      const keys = Object.entries(r.keys).map(([c, e]) => `${v[c] ?? e} AS ${c}`);
-      const grouped = `SELECT ${keys.join(', ')}, ${r.sums[1]} FROM ${clean(source)}
-        ${r.where ? `AND ${r.where}` : ''} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`;
-      const keyCols = Object.keys(r.keys);
-      // RETURNING names the updated table's own columns (SQLite lets no other table in).
-      const update = db
-        .prepare(
-          `UPDATE ${r.table} AS m SET ${r.sums[0].map((c) => `${c} = m.${c} - d.${c}`).join(', ')}
-           FROM (${grouped}) AS d WHERE ${keyCols.map((c) => `m.${c} = d.${c}`).join(' AND ')}
-           RETURNING ${r.count}, ${keyCols.join(', ')}`,
-        )
-        .raw();
-      const drop = db.prepare(
-        `DELETE FROM ${r.table} WHERE ${keyCols.map((c) => `${c} = ?`).join(' AND ')}`,
-      );
-      return () => {
-        for (const [left, ...key] of update.all() as [number, ...unknown[]][])
-          if (left <= 0) drop.run(...key);
-      };
-    }),
-  );
+function subtractOps(db: Database.Database, deltas: RollupDeltas): Map<string, SubtractOp> {
+  const ops = new Map<string, SubtractOp>();
+  for (const [table, d] of deltas.tables()) {
+    const r = ROLLUPS.find((x) => x.table === table);
+    if (!r || r.sums[0].length !== d.width)
+      throw new Error(`forget: ${table} is not declared as the maintainer writes it`);
+    const keyCols = Object.keys(r.keys);
+    const where = keyCols.map((c) => `${c} = ?`).join(' AND ');
+    const update = db
+      .prepare(
+        `UPDATE ${table} SET ${r.sums[0].map((c) => `${c} = ${c} + ?`).join(', ')}
+         WHERE ${where} RETURNING ${r.count}`,
+      )
+      .pluck();
+    const drop = db.prepare(`DELETE FROM ${table} WHERE ${where}`);
+    ops.set(table, (key, v) => {
+      const left = update.get(...v, ...key) as number | undefined;
+      if (left !== undefined && left <= 0) drop.run(...key);
+    });
+  }
+  return ops;
 }
 
 /** Prepares the subtraction's statements once; the temp tables must exist. */
 export function createSubtractor(db: Database.Database): Subtractor {
-  // Both run before the calls are deleted: they group the calls to subtract.
-  const forgetOps = rollupOps(db, FORGET, ROLLUPS);
-  const pairOps = rollupOps(
-    db,
-    FORGET_NEXT,
-    ROLLUPS.filter((r) => r.table === 'metrics_pairs'),
-  );
+  const ops = subtractOps(db, new RollupDeltas());
   const clearPrevTool = db.prepare(
     `UPDATE main.calls SET prev_tool = NULL WHERE id IN (SELECT id FROM ${FORGET_NEXT})`,
   );
-  const dropChains = db.prepare(
-    `DELETE FROM metrics_chains WHERE run_id IN (
-       SELECT run_id FROM ${clean(FORGET)} AND chain = 1)`,
+  const dropChains = db.prepare<[string]>(
+    'DELETE FROM metrics_chains WHERE run_id IN (SELECT value FROM json_each(?))',
   );
 
-  const sessionKey = ['project_id', 'session_id', 'client_name'];
-  const sessionWhere = sessionKey.map((c) => `${c} = @${c}`).join(' AND ');
-  const sessionGroups = db.prepare<[], Key & { max_end: number }>(
-    `SELECT ${sessionKey.join(', ')}, ${Object.entries(SESSION_SUMS)
-      .map(([c, e]) => `${e} AS ${c}`)
-      .join(', ')}, max(started_ms + duration_ms) AS max_end
-     FROM ${clean(FORGET)} GROUP BY 1, 2, 3`,
-  );
+  const sessionWhere =
+    'project_id = @project_id AND session_id = @session_id AND client_name = @client_name';
+  // The summed columns of metrics_sessions and where RollupDeltas keeps each (3 slots unused).
   const sessionSub = db.prepare<[Key], { calls: number; last_end_ms: number }>(
-    `UPDATE metrics_sessions SET ${Object.keys(SESSION_SUMS)
-      .map((c) => `${c} = ${c} - @${c}`)
-      .join(', ')}
+    `UPDATE metrics_sessions SET calls = calls + @v0, ok = ok + @v1, empty = empty + @v2,
+       bad_args = bad_args + @v3, tool_error = tool_error + @v4, crashed = crashed + @v5,
+       fcs = fcs + @v9, retries = retries + @v10, repeats = repeats + @v11,
+       unknown_links = unknown_links + @v12, chains = chains + @v13, units = units + @v14,
+       duration = duration + @v15, slow = slow + @v16
      WHERE ${sessionWhere} RETURNING calls, last_end_ms`,
   );
   const sessionDrop = db.prepare<[Key]>(`DELETE FROM metrics_sessions WHERE ${sessionWhere}`);
@@ -114,23 +112,41 @@ export function createSubtractor(db: Database.Database): Subtractor {
   );
 
   return {
-    subtract() {
-      for (const op of forgetOps) op();
+    subtract(rows, next) {
+      const deltas = new RollupDeltas();
+      /** The latest end among each session's forgotten calls. */
+      const lastEnd = new Map<number, number>();
+      /** The runs of forgotten chain members: their chain rows go with them. */
+      const chains = new Set<number>();
+      for (const r of rows) {
+        if (r.chain === 1) chains.add(r.run_id);
+        deltas.contribute(r, factsOf(r), -1);
+        deltas.contributeStatic(r, r.size_bucket, -1);
+        const s = deltas.sessionIdOf(r);
+        const end = r.started_ms + r.duration_ms;
+        if (!(end <= (lastEnd.get(s) ?? -Infinity))) lastEnd.set(s, end);
+      }
       // The first call left of a trimmed session loses its predecessor: no prev_tool, no pair.
-      for (const op of pairOps) op();
+      for (const r of next) deltas.contributePair(r, r.prev_tool, -1);
+      for (const [table, d] of deltas.tables()) {
+        const op = ops.get(table)!;
+        for (const { key, v } of d.entries()) op(key, v);
+      }
       clearPrevTool.run();
-      dropChains.run();
+      if (chains.size > 0) dropChains.run(JSON.stringify([...chains]));
       const trimmed: TrimmedSession[] = [];
-      for (const { max_end, ...g } of sessionGroups.all()) {
-        const left = sessionSub.get(g);
-        const key = {
-          project_id: g.project_id!,
-          session_id: g.session_id!,
-          client_name: g.client_name!,
-        };
+      for (const { key: k, v } of deltas.sessions.entries()) {
+        const [project_id, session_id, client_name] = k as [number, string, string];
+        const key = { project_id, session_id, client_name };
+        const params: Key = { ...key };
+        for (const i of [0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16]) params[`v${i}`] = v[i]!;
+        const left = sessionSub.get(params);
         if (!left) continue;
         if (left.calls <= 0) sessionDrop.run(key);
-        else trimmed.push({ key, end: max_end >= left.last_end_ms });
+        else {
+          const ended = lastEnd.get(deltas.sessionKeyId(project_id, session_id, client_name))!;
+          trimmed.push({ key, end: ended >= left.last_end_ms });
+        }
       }
       return trimmed;
     },

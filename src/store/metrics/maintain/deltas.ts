@@ -45,7 +45,8 @@ interface Entry {
 /** Signed deltas per key `(a, b)`, flushed as one upsert each. */
 export class Deltas {
   private readonly map = new Map<number, Map<number, Entry>>();
-  constructor(private readonly width: number) {}
+  /** @param width how many summed columns each key has. */
+  constructor(readonly width: number) {}
 
   /** The running values of `(a, b)`, created (zeros) with its columns `key()` on first use. */
   at(a: number, b: number, key: () => unknown[]): number[] {

@@ -65,7 +65,7 @@ export function countChainMember(stats: ChainStats, link: LinkCode): void {
 export const COLS = `id, project_id, session_id, client_name, tool_name, started_ms, duration_ms, outcome,
   response_bytes, is_empty, args_hash, link, prev_link, fcs, run_id, chain, prev_tool`;
 /** The stored facts of a row. */
-export const factsOf = (r: Row): DerivedFacts => ({
+export const factsOf = (r: DerivedFacts): DerivedFacts => ({
   link: r.link,
   prev_link: r.prev_link,
   fcs: r.fcs,
