@@ -56,12 +56,96 @@ function epochOf(f: TimestampFields): number {
   return date.getTime() - f.offsetMin * 60_000;
 }
 
+/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's `days_from_civil`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+/** The digit at `i` (0–9), or -1. */
+const digitAt = (text: string, i: number): number => {
+  const c = text.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+};
+
+/** Two digits at `i`, or a negative number. */
+const twoAt = (text: string, i: number): number => {
+  const a = digitAt(text, i);
+  const b = digitAt(text, i + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+};
+
+/**
+ * The shapes real SDKs send — `YYYY-MM-DDTHH:MM:SS`, then no fraction or 1–9 fraction digits,
+ * then `Z` or `+00:00` (wire-format §2: TS, PHP, Ruby, Go, Kotlin, .NET) — read digit by digit,
+ * with every field in range; anything else is `undefined` and takes the general path. Why: the
+ * pattern and `Date` cost ~3% of a flood's main thread (docs/benchmarks.md, "Issue 19,
+ * session 16"); test/store/timestamp.test.ts holds the two paths equal.
+ */
+function commonEpoch(text: string): number | undefined {
+  const n = text.length;
+  if (n < 20) return undefined;
+  const t = text.charCodeAt(10);
+  if (
+    text.charCodeAt(4) !== 45 || // -
+    text.charCodeAt(7) !== 45 ||
+    (t !== 84 && t !== 116) || // T t
+    text.charCodeAt(13) !== 58 || // :
+    text.charCodeAt(16) !== 58
+  )
+    return undefined;
+  // The fraction: its first three digits are the milliseconds, the rest is truncated.
+  let i = 19;
+  let ms = 0;
+  if (text.charCodeAt(i) === 46) {
+    const from = ++i;
+    for (; i < n; i++) {
+      const d = digitAt(text, i);
+      if (d < 0) break;
+      if (i - from < 3) ms = ms * 10 + d;
+    }
+    if (i === from) return undefined;
+    for (let k = Math.min(i - from, 3); k < 3; k++) ms *= 10;
+  }
+  const z = text.charCodeAt(i);
+  const utc = i === n - 1 ? z === 90 || z === 122 : i === n - 6 && text.endsWith('+00:00');
+  if (!utc) return undefined;
+  const hi = twoAt(text, 0);
+  const lo = twoAt(text, 2);
+  const month = twoAt(text, 5);
+  const day = twoAt(text, 8);
+  const hour = twoAt(text, 11);
+  const minute = twoAt(text, 14);
+  const second = twoAt(text, 17);
+  if (hi < 0 || lo < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  if (second < 0 || second > 59 || month < 1 || month > 12) return undefined;
+  const year = hi * 100 + lo;
+  if (day < 1 || day > daysIn(year, month)) return undefined;
+  return (
+    daysFromCivil(year, month, day) * 86_400_000 +
+    hour * 3_600_000 +
+    minute * 60_000 +
+    second * 1000 +
+    ms
+  );
+}
+
 /**
  * Returns epoch milliseconds, or `null` when the text is not an ISO 8601 instant with offset.
  * Ingest only sees text zod's pattern accepted (a real calendar date, hours ≤ 23); the offset
  * is taken arithmetically as production's pattern allows any two digits there.
  */
 export function parseTimestamp(text: string): number | null {
+  const fast = commonEpoch(text);
+  if (fast !== undefined) return fast;
+  return parseTimestampSlowly(text);
+}
+
+/** {@link parseTimestamp} without the fast path (exported for the test that compares them). */
+export function parseTimestampSlowly(text: string): number | null {
   const f = fieldsOf(text);
   if (!f) return null;
   const ms = epochOf(f);

@@ -91,10 +91,13 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export const wellFormed = (s: string): string =>
   /[\ud800-\udfff]/.test(s) ? s.replace(LONE_SURROGATE, '\ufffd') : s;
 
+/** The optional call fields and their bits, listed once (not an `Object.entries` per call). */
+const OMITTED_CALL_BITS = Object.entries(OMITTED_CALL_FIELDS);
+
 /** Which optional call fields the item left out, as the stored mask. */
 function omittedCallFields(raw: Record<string, unknown>): number {
   let mask = 0;
-  for (const [field, bit] of Object.entries(OMITTED_CALL_FIELDS))
+  for (const [field, bit] of OMITTED_CALL_BITS)
     if (raw[field] === undefined) mask |= bit;
   return mask;
 }

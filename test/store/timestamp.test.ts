@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp, timestampProblem } from '../../src/ingest/timestamp.js';
+import {
+  parseTimestamp,
+  parseTimestampSlowly,
+  timestampProblem,
+} from '../../src/ingest/timestamp.js';
 
 describe('parseTimestamp', () => {
   it.each([
@@ -23,6 +28,58 @@ describe('parseTimestamp', () => {
     '2026-08-09 14:22:31Z',
     '1786285351544',
   ])('rejects %j', (text) => expect(parseTimestamp(text)).toBeNull());
+});
+
+describe('the fast path for the shapes SDKs send', () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  it('answers what the general parser answers, fields in range or not', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 61 }),
+        fc.integer({ min: 0, max: 61 }),
+        fc.stringMatching(/^(\.\d{0,10})?$/),
+        fc.constantFrom('T', 't'),
+        fc.constantFrom('Z', 'z', '+00:00', '-00:00', '+0000', '+01:30', 'ZZ', ''),
+        (y, mo, d, h, mi, s, fraction, t, z) => {
+          const text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}${t}${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${fraction}${z}`;
+          expect(parseTimestamp(text)).toBe(parseTimestampSlowly(text));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('answers what the general parser answers for any 19–32 characters of that alphabet', () => {
+    const char = fc.constantFrom(...'0123456789-:.TtZz+ '.split(''));
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 19, maxLength: 32 }), (chars) => {
+        const text = chars.join('');
+        expect(parseTimestamp(text)).toBe(parseTimestampSlowly(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    '2024-02-29T23:59:59.999Z',
+    '2023-02-29T00:00:00.000Z',
+    '1970-01-01T00:00:00.000Z',
+    '1969-12-31T23:59:59.999Z',
+    '0000-03-01T00:00:00.000Z',
+    '9999-12-31T23:59:59.999Z',
+    '2026-12-06T24:00:00.000Z',
+    '2026-12-06T23:59:60.000Z',
+    '2026-08-09T14:22:31Z',
+    '2026-08-09T14:22:31.5Z',
+    '2026-08-09T14:22:31.123456789Z',
+    '2026-08-09T14:22:31.1234567+00:00',
+    '2026-08-09T14:22:31.Z',
+    '2026-08-09T14:22:31.544+02:00',
+  ])('%s', (text) => expect(parseTimestamp(text)).toBe(parseTimestampSlowly(text)));
 });
 
 describe('years 0000–0099', () => {
