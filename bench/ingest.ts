@@ -10,7 +10,8 @@
  *   node --import tsx bench/ingest.ts --soak [--soak-rate 2000] [--duration 60] [--soak-after 30]
  *
  * Targets (issue 6): at 30 payloads per flush, ≥ 70% of the baseline's payloads/s with p99
- * under 50 ms, and the server's RSS flat during the run.
+ * under 50 ms, and the server's RSS flat during the run. With `--max-spool` below the flood
+ * (issue 19): stored end to end at ≥ 30% of the baseline's payloads/s, RSS flat.
  */
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
@@ -373,7 +374,16 @@ async function main(): Promise<void> {
       `p99 ${fmt(dev.p99, 1)} ms`,
       `RSS ${growth >= 0 ? '+' : ''}${fmt(growth, 1)} MiB over the second half (${flat ? 'flat' : 'GROWING'})`,
     ];
-    if (size === 30) {
+    if (size === 30 && values['max-spool']) {
+      // A spool bounded below the flood: acknowledging waits for storing, so the figure that
+      // counts is what is stored per second end to end (issue 19), not what is acknowledged.
+      const share = (dev.endToEndPerSec ?? 0) / base.payloadsPerSec;
+      const pass = share >= 0.3 && flat;
+      ok &&= pass;
+      line.push(
+        `end-to-end ${(share * 100).toFixed(0)}% of the baseline · target for a flood longer than the spool (issue 19) ≥ 30%: ${pass ? 'MET' : 'MISSED'}`,
+      );
+    } else if (size === 30) {
       const steady = rows.find((r) => r.kind === 'devtools' && r.rate);
       const pass = ratio >= 0.7 && dev.p99 < 50 && flat;
       ok &&= pass;
