@@ -4,8 +4,8 @@
  *
  * Exact in place when, per session, the forgotten calls are a prefix in session order
  * (`started_ms`, then id). Each forgotten call's contribution is subtracted from every rollup
- * with the same SQL fragments the rebuild uses (./sql.ts), and the first call left loses its
- * `prev_tool`. A *clean cut* — the first call left starts more than the retry window (30 s)
+ * by the code that added it when it was stored (./maintain/rollup-deltas.ts, sign −1), and the
+ * first call left loses its `prev_tool`. A *clean cut* — the first call left starts more than the retry window (30 s)
  * after the last one forgotten — needs nothing more: no link, run or chain spans it. A cut
  * inside the window can leave the tail of a run whose head was forgotten: that run is
  * rewritten as a rebuild would leave it (./forget/repair.ts). Any other deletion — or one that
@@ -14,9 +14,9 @@
  * sets and the engine rebuilds it on the next read or write. The hook checks the cut itself,
  * so no caller can make it wrong.
  *
- * The parts (./forget/): `rollups` declares what is subtracted and checks the schema still
- * matches; `cut` decides which projects can be forgotten in place; `subtract` adjusts the
- * derived data; `repair` rewrites runs cut inside the window. This module runs them in order
+ * The parts (./forget/): `rollups` declares each rollup's columns and checks the schema still
+ * matches; `cut` reads the calls and decides which projects can be forgotten in place;
+ * `subtract` adjusts the derived data; `repair` rewrites runs cut inside the window. This module runs them in order
  * around the delete, in one transaction.
  */
 import type Database from 'better-sqlite3';

@@ -64,17 +64,17 @@ interface StepScan {
 
 /**
  * How many calls the search reads at a time. It walks every call of the sessions a step takes
- * (they are skipped as taken), so reading them one query each cost 4 µs per deleted call —
- * a tenth of a step; a read of 512 costs under half a microsecond a call.
+ * (they are skipped as taken): one query per call cost 4 µs per deleted call, a tenth of a
+ * step; 512 at a time, 1.6 µs (docs/benchmarks.md, "Issue 19, session 16").
  */
 const READ_AHEAD = 512;
 
 /**
  * Builds the planner. A step holds at most `chunkRows` calls, so a transaction stays small, and
- * gathers runs of several sessions up to that: a step's fixed cost (the forget hook's grouped
- * statements) is paid once for all of them, not once per 30-call session. Oldest first by
- * arrival (row id), because the age cap is on arrival time — the server's clock, which an SDK
- * with a wrong clock cannot move.
+ * gathers runs of several sessions up to that: a step's fixed cost (its commit, the forget
+ * hook's statements and the rollup rows the sessions share) is paid once for all of them, not
+ * once per 30-call session. Oldest first by arrival (row id), because the age cap is on
+ * arrival time — the server's clock, which an SDK with a wrong clock cannot move.
  */
 export function createRunPlanner(db: Database.Database, chunkRows: number): RunPlanner {
   const oldestAfter = db.prepare<[number, number], ArrivalRow>(

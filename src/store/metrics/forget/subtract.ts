@@ -8,9 +8,10 @@
  * reaches zero. The first call left of a trimmed session loses its predecessor (`prev_tool`
  * and its pair), the forgotten chains go, and sessions are trimmed or dropped.
  *
- * Why in memory: one grouped `UPDATE … FROM (SELECT … GROUP BY …)` per rollup and variant
- * (32 a step) sorted the same calls again and again — 39 µs of CPU per deleted call against
- * 6.6 µs for the bare DELETE (docs/benchmarks.md, "Issue 19, session 16").
+ * Why in memory: one grouped `UPDATE … FROM (SELECT … GROUP BY …)` per rollup and variant read
+ * and sorted the same calls again and again; with the rows read once (as arrays, ./cut.ts) a
+ * deleted call costs 27–29 µs of CPU instead of 38–43 (docs/benchmarks.md, "Issue 19,
+ * session 16").
  */
 import type Database from 'better-sqlite3';
 import { RollupDeltas } from '../maintain/rollup-deltas.js';
@@ -42,26 +43,28 @@ export interface Subtractor {
   settleSessions(trimmed: TrimmedSession[]): void;
 }
 
+/** The slots of a session's deltas that are sums (6–8 are unused; see RollupDeltas.sessions). */
+const SESSION_SLOTS = [0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16];
+
 /** Adds one key's (negative) deltas to its row; drops the row once its count reaches zero. */
 type SubtractOp = (key: unknown[], deltas: number[]) => void;
 
 /**
  * Per rollup, the update of one row by its key, returning what is left of its count. The
- * columns come from ./rollups.ts, the same declarations the rebuild and the schema check
- * use, in the order {@link RollupDeltas} keeps keys and values (a mismatch throws here, at
- * start-up, never at a step).
+ * columns come from ./rollups.ts, the declarations the schema check holds to the database, in
+ * the order {@link RollupDeltas} keeps keys and values (a width that differs throws here, at
+ * start-up, never at a step; an order that differs fails the forget property tests).
  */
 function subtractOps(db: Database.Database, deltas: RollupDeltas): Map<string, SubtractOp> {
   const ops = new Map<string, SubtractOp>();
   for (const [table, d] of deltas.tables()) {
     const r = ROLLUPS.find((x) => x.table === table);
-    if (!r || r.sums[0].length !== d.width)
+    if (!r || r.sums.length !== d.width)
       throw new Error(`forget: ${table} is not declared as the maintainer writes it`);
-    const keyCols = Object.keys(r.keys);
-    const where = keyCols.map((c) => `${c} = ?`).join(' AND ');
+    const where = r.keys.map((c) => `${c} = ?`).join(' AND ');
     const update = db
       .prepare(
-        `UPDATE ${table} SET ${r.sums[0].map((c) => `${c} = ${c} + ?`).join(', ')}
+        `UPDATE ${table} SET ${r.sums.map((c) => `${c} = ${c} + ?`).join(', ')}
          WHERE ${where} RETURNING ${r.count}`,
       )
       .pluck();
@@ -86,7 +89,7 @@ export function createSubtractor(db: Database.Database): Subtractor {
 
   const sessionWhere =
     'project_id = @project_id AND session_id = @session_id AND client_name = @client_name';
-  // The summed columns of metrics_sessions and where RollupDeltas keeps each (3 slots unused).
+  // The summed columns of metrics_sessions, each bound from its slot in RollupDeltas.
   const sessionSub = db.prepare<[Key], { calls: number; last_end_ms: number }>(
     `UPDATE metrics_sessions SET calls = calls + @v0, ok = ok + @v1, empty = empty + @v2,
        bad_args = bad_args + @v3, tool_error = tool_error + @v4, crashed = crashed + @v5,
@@ -124,7 +127,8 @@ export function createSubtractor(db: Database.Database): Subtractor {
         deltas.contributeStatic(r, r.size_bucket, -1);
         const s = deltas.sessionIdOf(r);
         const end = r.started_ms + r.duration_ms;
-        if (!(end <= (lastEnd.get(s) ?? -Infinity))) lastEnd.set(s, end);
+        const seen = lastEnd.get(s);
+        if (seen === undefined || end > seen) lastEnd.set(s, end);
       }
       // The first call left of a trimmed session loses its predecessor: no prev_tool, no pair.
       for (const r of next) deltas.contributePair(r, r.prev_tool, -1);
@@ -139,7 +143,7 @@ export function createSubtractor(db: Database.Database): Subtractor {
         const [project_id, session_id, client_name] = k as [number, string, string];
         const key = { project_id, session_id, client_name };
         const params: Key = { ...key };
-        for (const i of [0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16]) params[`v${i}`] = v[i]!;
+        for (const i of SESSION_SLOTS) params[`v${i}`] = v[i]!;
         const left = sessionSub.get(params);
         if (!left) continue;
         if (left.calls <= 0) sessionDrop.run(key);
