@@ -97,8 +97,7 @@ const OMITTED_CALL_BITS = Object.entries(OMITTED_CALL_FIELDS);
 /** Which optional call fields the item left out, as the stored mask. */
 function omittedCallFields(raw: Record<string, unknown>): number {
   let mask = 0;
-  for (const [field, bit] of OMITTED_CALL_BITS)
-    if (raw[field] === undefined) mask |= bit;
+  for (const [field, bit] of OMITTED_CALL_BITS) if (raw[field] === undefined) mask |= bit;
   return mask;
 }
 
