@@ -4,20 +4,20 @@
  *
  * Exact in place when, per session, the forgotten calls are a prefix in session order
  * (`started_ms`, then id). Each forgotten call's contribution is subtracted from every rollup
- * by the code that added it when it was stored (./maintain/rollup-deltas.ts, sign −1), and the
- * first call left loses its `prev_tool`. A *clean cut* — the first call left starts more than the retry window (30 s)
- * after the last one forgotten — needs nothing more: no link, run or chain spans it. A cut
- * inside the window can leave the tail of a run whose head was forgotten: that run is
- * rewritten as a rebuild would leave it (./forget/repair.ts). Any other deletion — or one that
- * includes a call the engine has not maintained yet (deferred maintenance; its `run_id` is
- * still 0) — is still correct: the project keeps the mark the `metrics_calls_deleted` trigger
- * sets and the engine rebuilds it on the next read or write. The hook checks the cut itself,
- * so no caller can make it wrong.
+ * by the code that added it when it was stored (./maintain/rollup-deltas.ts, sign −1), and
+ * the first call left loses its `prev_tool`. A *clean cut* — the first call left starts more
+ * than the retry window (30 s) after the last one forgotten — needs nothing more: no link, run
+ * or chain spans it. A cut inside the window can leave the tail of a run whose head was
+ * forgotten: that run is rewritten as a rebuild would leave it (./forget/repair.ts). Any other
+ * deletion — or one that includes a call the engine has not maintained yet (deferred
+ * maintenance; its `run_id` is still 0) — is still correct: the project keeps the mark the
+ * `metrics_calls_deleted` trigger sets and the engine rebuilds it on the next read or write.
+ * The hook checks the cut itself, so no caller can make it wrong.
  *
  * The parts (./forget/): `rollups` declares each rollup's columns and checks the schema still
  * matches; `cut` reads the calls and decides which projects can be forgotten in place;
- * `subtract` adjusts the derived data; `repair` rewrites runs cut inside the window. This module runs them in order
- * around the delete, in one transaction.
+ * `subtract` adjusts the derived data; `repair` rewrites runs cut inside the window. This
+ * module runs them in order around the delete, in one transaction.
  */
 import type Database from 'better-sqlite3';
 import { createCutCheck } from './forget/cut.js';
@@ -81,6 +81,7 @@ export function createCallForgetter(db: Database.Database): CallForgetter {
     clearNext.run();
     fill.run(JSON.stringify(Array.from(ids)));
     const { projects, dirty, cuts, rows, next } = cut.check(exact);
+    // Left to the engine's rebuild, and left out of the subtraction below.
     for (const p of projects) if (dirty.has(p)) markDirty.run(p);
 
     const trimmed = subtractor.subtract(
