@@ -14,8 +14,8 @@
  * `metrics_calls_deleted` trigger sets and the engine rebuilds it on the next read or write.
  * The hook checks the cut itself, so no caller can make it wrong.
  *
- * The parts (./forget/): `rollups` declares each rollup's columns and checks the schema still
- * matches; `cut` reads the calls and decides which projects can be forgotten in place;
+ * The parts (./forget/): `rollups` checks the schema still matches the rollups the maintainer
+ * declares; `cut` reads the calls and decides which projects can be forgotten in place;
  * `subtract` adjusts the derived data; `repair` rewrites runs cut inside the window. This
  * module runs them in order around the delete, in one transaction.
  */

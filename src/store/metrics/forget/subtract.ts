@@ -15,9 +15,9 @@
  */
 import type Database from 'better-sqlite3';
 import { RollupDeltas } from '../maintain/rollup-deltas.js';
+import { ROLLUPS } from '../maintain/rollup-tables.js';
 import { factsOf, type Row } from '../maintain/rows.js';
 import type { ForgottenRow } from './cut.js';
-import { ROLLUPS } from './rollups.js';
 import { FORGET_NEXT } from './temp-tables.js';
 
 type Key = Record<string, string | number>;
@@ -51,8 +51,8 @@ type SubtractOp = (key: unknown[], deltas: number[]) => void;
 
 /**
  * Per rollup, the update of one row by its key, returning what is left of its count. The
- * columns come from ./rollups.ts, the declarations the schema check holds to the database, in
- * the order {@link RollupDeltas} keeps keys and values (a width that differs throws here, at
+ * columns come from ../maintain/rollup-tables.ts, as for ingest's upserts, in the order
+ * {@link RollupDeltas} keeps keys and values (a width that differs throws here, at
  * start-up, never at a step; an order that differs fails the forget property tests).
  */
 function subtractOps(db: Database.Database, deltas: RollupDeltas): Map<string, SubtractOp> {

@@ -56,9 +56,10 @@ export function writeFactsAndRollups(
     else if (writeNew) writeNew(r, next, size_bucket);
     else updateNew.run({ id: r.id, ...next, size_bucket });
   }
-  const upserts = upsertsByTable(st);
-  for (const [table, d] of deltas.tables())
-    for (const { key, v } of d.entries()) upserts[table]!.run(...key, ...v);
+  for (const [table, d] of deltas.tables()) {
+    const upsert = st.upsertRollup.get(table)!;
+    for (const { key, v } of d.entries()) upsert.run(...key, ...v);
+  }
   const none = [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
   for (const { key, v } of deltas.sessions.entries()) {
     // A facts-only change leaves first/last alone: min/max with the extremes never moves them.
@@ -66,22 +67,4 @@ export function writeFactsAndRollups(
     const fl = firstLast.get(deltas.sessionKeyId(p, session, client)) ?? none;
     upsertSession.run(...key, ...fl, v[0], ...v.slice(1, 6), ...v.slice(9, 17));
   }
-}
-
-/** The maintainer's upsert of each rollup {@link RollupDeltas.tables} names. */
-function upsertsByTable(st: MaintainStatements): Record<string, { run(...a: unknown[]): unknown }> {
-  return {
-    metrics_daily: st.upsertDaily,
-    metrics_pairs: st.upsertPair,
-    metrics_sizes: st.upsertSize,
-    metrics_latency: st.upsertLatency,
-    metrics_durations: st.upsertDuration,
-    metrics_hourly: st.upsertHourly,
-    metrics_hour_stats: st.upsertHourStats,
-    metrics_latency_days: st.upsertLatencyDays,
-    metrics_latency_hours: st.upsertLatencyHours,
-    metrics_duration_days: st.upsertDurationDays,
-    metrics_duration_hours: st.upsertDurationHours,
-    metrics_session_hours: st.upsertSessionHours,
-  };
 }

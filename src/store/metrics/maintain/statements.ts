@@ -1,30 +1,13 @@
 /** Every statement the maintainer runs, prepared once per connection. */
 import type Database from 'better-sqlite3';
 import type { ChainRow } from '../queries/chains.js';
+import { ROLLUPS, upsertRollupSql } from './rollup-tables.js';
 import { COLS, type ChainStats, type Row } from './rows.js';
 
 // Neighbour lookups are written `started_ms <= ? AND (started_ms < ? OR id < ?)` rather than
 // `(started_ms < ? OR (started_ms = ? AND id < ?))`: same meaning, but SQLite can only turn the
 // first into an index range, so a lookup costs the same in a session of ten calls or ten
 // thousand (docs/benchmarks.md, "Where the time goes").
-
-/** Adds a delta to one stat row (`metrics_daily`, `metrics_hour_stats`) keyed by `timeCol`. */
-const upsertStatsSql = (table: string, timeCol: string): string =>
-  `INSERT INTO ${table} (project_id, ${timeCol}, tool_name, client_name, oc, link, head,
-     calls, units, duration, l0, l1, l2, l3) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-   ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units,
-     duration = duration + excluded.duration, l0 = l0 + excluded.l0, l1 = l1 + excluded.l1,
-     l2 = l2 + excluded.l2, l3 = l3 + excluded.l3`;
-
-/** Adds a delta to one fine latency bucket by a time unit, with its duration sum. */
-const upsertLatencySql = (table: string, timeCol: string): string =>
-  `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, bucket, n, ms) VALUES (?, ?, ?, ?, ?, ?)
-   ON CONFLICT DO UPDATE SET n = n + excluded.n, ms = ms + excluded.ms`;
-
-/** Adds a delta to one tool's count of one duration value by a time unit. */
-const upsertDurationsSql = (table: string, timeCol: string): string =>
-  `INSERT INTO ${table} (project_id, tool_name, ${timeCol}, duration_ms, n) VALUES (?, ?, ?, ?, ?)
-   ON CONFLICT DO UPDATE SET n = n + excluded.n`;
 
 /** One retry chain's row in `metrics_chains` as the maintainer writes it, its counts together. */
 export type ChainPut = Omit<ChainRow, keyof ChainStats | 'resolved'> & {
@@ -155,7 +138,6 @@ export function prepareMaintainStatements(db: Database.Database) {
     `UPDATE calls SET link = @link, prev_link = @prev_link, fcs = @fcs, run_id = @run_id,
        chain = @chain, prev_tool = @prev_tool, size_bucket = @size_bucket WHERE id = @id`,
   );
-  const upsertDaily = db.prepare(upsertStatsSql('metrics_daily', 'day_ms'));
   const upsertSession = db.prepare(
     `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms,
        last_end_ms, calls, ok, empty, bad_args, tool_error, crashed, fcs, retries, repeats,
@@ -171,36 +153,8 @@ export function prepareMaintainStatements(db: Database.Database) {
        units = units + excluded.units, duration = duration + excluded.duration,
        slow = slow + excluded.slow`,
   );
-  const upsertPair = db.prepare(
-    `INSERT INTO metrics_pairs (project_id, day_ms, client_name, from_tool, to_tool, n)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-  );
-  const upsertSize = db.prepare(
-    `INSERT INTO metrics_sizes (project_id, day_ms, tool_name, client_name, bucket, n, units)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET n = n + excluded.n, units = units + excluded.units`,
-  );
-  const upsertLatency = db.prepare(
-    `INSERT INTO metrics_latency (project_id, tool_name, bucket, n) VALUES (?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-  );
-  const upsertDuration = db.prepare(
-    `INSERT INTO metrics_durations (project_id, duration_ms, n) VALUES (?, ?, ?)
-     ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-  );
-  const upsertHourly = db.prepare(
-    `INSERT INTO metrics_hourly (project_id, hour_ms, oc, link, calls, units) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET calls = calls + excluded.calls, units = units + excluded.units`,
-  );
-  const upsertHourStats = db.prepare(upsertStatsSql('metrics_hour_stats', 'hour_ms'));
-  const upsertLatencyDays = db.prepare(upsertLatencySql('metrics_latency_days', 'day_ms'));
-  const upsertLatencyHours = db.prepare(upsertLatencySql('metrics_latency_hours', 'hour_ms'));
-  const upsertDurationDays = db.prepare(upsertDurationsSql('metrics_duration_days', 'day_ms'));
-  const upsertDurationHours = db.prepare(upsertDurationsSql('metrics_duration_hours', 'hour_ms'));
-  const upsertSessionHours = db.prepare(
-    `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)
-     VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET calls = calls + excluded.calls`,
-  );
+  // Every rollup but the sessions' by its declared columns (./rollup-tables.ts), by table.
+  const upsertRollup = new Map(ROLLUPS.map((r) => [r.table, db.prepare(upsertRollupSql(r))]));
   const dirtyProjects = db.prepare<[], { project_id: number }>(
     'SELECT project_id FROM metrics_dirty',
   );
@@ -222,19 +176,8 @@ export function prepareMaintainStatements(db: Database.Database) {
     dropChain,
     updateFacts,
     updateNew,
-    upsertDaily,
     upsertSession,
-    upsertPair,
-    upsertSize,
-    upsertLatency,
-    upsertDuration,
-    upsertHourly,
-    upsertHourStats,
-    upsertLatencyDays,
-    upsertLatencyHours,
-    upsertDurationDays,
-    upsertDurationHours,
-    upsertSessionHours,
+    upsertRollup,
     dirtyProjects,
   };
 }
