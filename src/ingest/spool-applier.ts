@@ -1,8 +1,9 @@
 /**
  * The spool's applier: takes acknowledged requests out of the spool in slices sized to hold
  * the event loop ~12 ms (40 ms once ingest is quiet), stores them and publishes what was
- * written. It runs on its own timer in ingest's quiet moments (at least every STARVE_MS), and
- * on demand for readers ({@link SpoolApplier.drain}) and for the group commit.
+ * written. It runs on its own timer in ingest's quiet moments (at least every STARVE_MS; at
+ * once while the spool is past half its bound), and on demand for readers
+ * ({@link SpoolApplier.drain}) and for the group commit.
  */
 import type { BatchRecord, SpoolBacklog, SpooledRequest, Store } from '../store/index.js';
 import type { LiveBus } from './bus.js';
@@ -145,8 +146,15 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
     if (backlog.requests === 0) return;
     const now = performance.now();
     // While flushes keep arriving, acknowledging them comes first; applying takes the quiet
-    // moments, and at least one slice every STARVE_MS.
-    if (readers === 0 && now - lastGroupMs() < BUSY_MS && now - lastSliceMs < STARVE_MS) {
+    // moments, and at least one slice every STARVE_MS. Not once the spool is past half its
+    // bound: acknowledgements will wait for room anyway, and waiting for a quiet moment left
+    // the loop idle between a flood's requests (4–7% of a flood's time in the profile).
+    if (
+      readers === 0 &&
+      !nearlyFull() &&
+      now - lastGroupMs() < BUSY_MS &&
+      now - lastSliceMs < STARVE_MS
+    ) {
       schedule(BUSY_MS);
       return;
     }

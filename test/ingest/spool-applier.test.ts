@@ -54,6 +54,7 @@ function applierOver(nearlyFull: boolean): {
   store: Store;
   applied: () => number;
   slice: () => void;
+  schedule: () => void;
 } {
   const { dir, remove } = tempDir('mcpulse-applier-');
   const store = openStore(join(dir, 'a.db'));
@@ -71,7 +72,12 @@ function applierOver(nearlyFull: boolean): {
     validated: createValidatedRecords(),
   });
   cleanup.push(() => applier.close());
-  return { store, applied: () => 60 - backlog.requests, slice: () => applier.applySlice() };
+  return {
+    store,
+    applied: () => 60 - backlog.requests,
+    slice: () => applier.applySlice(),
+    schedule: () => applier.schedule(0),
+  };
 }
 
 describe('spool applier slices', () => {
@@ -92,5 +98,32 @@ describe('spool applier slices', () => {
       n: number;
     };
     expect(n).toBe(33 * PER_REQUEST);
+  });
+});
+
+describe('spool applier timing', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  // After one slice, with a group just acknowledged, applying waits for a quiet moment (or
+  // STARVE_MS, 250 ms) so the next acknowledgements go first…
+  it('waits for a quiet moment while acknowledgements flow', async () => {
+    const a = applierOver(false);
+    a.slice();
+    const before = a.applied();
+    a.schedule();
+    await sleep(100);
+    expect(a.applied()).toBe(before);
+  });
+
+  // …but not once the backlog is past half its bound: those acknowledgements will wait for
+  // room anyway, and the loop sat idle between a flood's requests.
+  it('applies at once past half the bound, busy or not', async () => {
+    const a = applierOver(true);
+    a.slice();
+    const before = a.applied();
+    a.schedule();
+    // Well before STARVE_MS, when a busy ingest would let it apply anyway.
+    for (let waited = 0; a.applied() === before && waited < 150; waited += 10) await sleep(10);
+    expect(a.applied()).toBeGreaterThan(before);
   });
 });
