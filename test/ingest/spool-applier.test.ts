@@ -2,7 +2,8 @@
  * How much one slice of the spool's applier takes (src/ingest/spool-applier.ts), on a real
  * SQLite file: a small slice while acknowledgements are flowing, so the event loop stays free
  * for them, and the full-spool slice once the backlog is past half its bound, when cheaper
- * calls matter more than a short hold (a flood longer than the spool).
+ * calls matter more than a short hold (a flood longer than the spool). And when its timer
+ * applies: after a quiet moment while acknowledgements flow, at once past half the bound.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';

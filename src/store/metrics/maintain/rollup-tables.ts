@@ -1,10 +1,9 @@
 /**
  * Every rollup the maintainer adds to per call, by its columns: the key a row is found by and
  * the sums added to it, in the order `RollupDeltas` (./rollup-deltas.ts) keeps an entry's key
- * and values. One
- * declaration for both directions — ingest's upserts (./statements.ts) and the forget hook's
- * subtractions (../forget/subtract.ts) are built from it — so the two cannot bind columns in
- * different orders.
+ * and values. One declaration for both directions — ingest's upserts (./statements.ts) and
+ * the forget hook's subtractions (../forget/subtract.ts) are built from it — so the two cannot
+ * bind columns in different orders.
  */
 
 /** A rollup's columns: a row is found by `keys` and `sums` are added to it. */
