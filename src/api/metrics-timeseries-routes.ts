@@ -91,7 +91,7 @@ export const metricsTimeseriesRoutes = {
     }
     const p95 = m.seriesP95(f, width, offsetMs);
     const started = new Map<number, number>();
-    for (const ms of m.sessionStarts(f)) {
+    for (const ms of m.sessionStarts(f, { widthMs: width, offsetMs })) {
       const b = bucketStart(ms, width, offsetMs);
       started.set(b, (started.get(b) ?? 0) + 1);
     }

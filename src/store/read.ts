@@ -3,6 +3,7 @@ import { createAgreementReader } from './agreements.js';
 import { createContentReader } from './proxy-content-read.js';
 import { createToolErrorReader } from './tool-errors.js';
 import { callFilterSql } from './filter-sql.js';
+import { callsFor } from './metrics/queries/tool-calls.js';
 import { hasTable } from './has-table.js';
 import { createProjectResolver, projectRef } from './project-ref.js';
 import { toolFingerprints } from './tool-fingerprints.js';
@@ -111,7 +112,7 @@ export function createReader(db: Database.Database) {
       const rows = prepare(
         `SELECT id, project_id, batch_id, session_id, client_name, tool_name, started_at, started_ms,
                   duration_ms, outcome, response_bytes, is_empty, args_hash, received_ms, extra
-           FROM calls ${where} ${before} ORDER BY started_ms ${dir}, id ${dir} LIMIT @limit`,
+           FROM ${callsFor(filter)} ${where} ${before} ORDER BY started_ms ${dir}, id ${dir} LIMIT @limit`,
       ).all({
         ...params,
         before: page.before,

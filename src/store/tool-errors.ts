@@ -5,11 +5,13 @@
  */
 import type Database from 'better-sqlite3';
 import { callFilterSql } from './filter-sql.js';
+import { callsFor } from './metrics/queries/tool-calls.js';
 import { hasTable } from './has-table.js';
 import { statementCache } from './statement-cache.js';
 import type { MessageKind } from '../shared/proxy-content.js';
 import type { CallFilter } from '../shared/rows.js';
 import type { Outcome } from '../shared/outcomes.js';
+import { HOUR_MS } from '../shared/metric-constants.js';
 
 /** One failing call, with the content the proxy tied to it (if any). */
 export interface FailingCallRow {
@@ -58,6 +60,82 @@ export function createToolErrorReader(db: Database.Database) {
     }
   };
 
+  /** {@link ToolErrorReader.firstCalls} in one session: its calls of the tool, in order. */
+  function firstInSession(filter: CallFilter, tool: string): number {
+    const scope = callFilterSql(
+      { projectId: filter.projectId, session: filter.session, tool },
+      'c',
+    );
+    const view = callFilterSql({ from: filter.from, to: filter.to, client: filter.client }, 'f');
+    // SQLite's bare columns: with min(), started_ms and client_name are the first call's
+    // (of two calls in one millisecond, either's client: they are one session's).
+    return prepare(
+      `SELECT count(*) FROM (
+         SELECT min(c.started_ms) AS started_ms, c.client_name AS client_name
+           FROM calls c ${scope.where} GROUP BY c.project_id, c.session_id
+       ) f ${view.where}`,
+    )
+      .pluck()
+      .get({ ...scope.params, ...view.params }) as number;
+  }
+
+  /** {@link ToolErrorReader.firstCalls} over every session: the tool's first hour in each. */
+  function firstByHours(filter: CallFilter, tool: string): number {
+    const { from, to, client } = filter;
+    const params: Record<string, string | number> = { tool };
+    let projects = 'IN (SELECT id FROM projects)';
+    if (filter.projectId !== undefined) {
+      projects = '= @projectId';
+      params.projectId = filter.projectId;
+    }
+    // Whether the first call itself is in the view: in a first hour the range cuts.
+    const exact: string[] = [];
+    // Whether the first hour is, when the range does not cut it.
+    const whole: string[] = [];
+    const cut: string[] = [];
+    if (from !== undefined) {
+      params.from = from;
+      exact.push('x.started_ms >= @from');
+      whole.push('f.hour >= @from');
+      cut.push(`(f.hour < @from AND f.hour + ${HOUR_MS} > @from)`);
+    }
+    if (to !== undefined) {
+      params.to = to;
+      exact.push('x.started_ms < @to');
+      whole.push('f.hour < @to');
+      cut.push(`(f.hour < @to AND f.hour + ${HOUR_MS} > @to)`);
+    }
+    if (client !== undefined) {
+      params.client = client;
+      exact.push('x.client_name = @client');
+      whole.push('f.client_name = @client');
+      // Two clients in the first hour: which one called first is in the calls alone.
+      cut.push(`(SELECT count(*) FROM metrics_tool_session_hours o
+        WHERE o.project_id = f.project_id AND o.tool_name = @tool AND o.hour_ms = f.hour
+          AND o.session_id = f.session_id AND o.calls > 0) > 1`);
+    }
+    const firstCall = `SELECT c.started_ms, c.client_name FROM calls c INDEXED BY calls_by_session
+      WHERE c.project_id = f.project_id AND c.session_id = f.session_id AND c.tool_name = @tool
+        AND c.started_ms >= f.hour AND c.started_ms < f.hour + ${HOUR_MS}
+      ORDER BY c.started_ms, c.id LIMIT 1`;
+    const decide = cut.length
+      ? `CASE WHEN ${cut.join(' OR ')}
+          THEN EXISTS (SELECT 1 FROM (${firstCall}) x WHERE ${exact.join(' AND ')})
+          ELSE ${whole.join(' AND ')} END`
+      : '1';
+    // SQLite's bare column: with min(), client_name is one of the first hour's clients.
+    return prepare(
+      `SELECT count(*) FROM (
+         SELECT project_id, session_id, min(hour_ms) AS hour, client_name
+           FROM metrics_tool_session_hours
+          WHERE project_id ${projects} AND tool_name = @tool AND calls > 0
+          GROUP BY project_id, session_id
+       ) f WHERE ${decide}`,
+    )
+      .pluck()
+      .get(params) as number;
+  }
+
   return {
     /**
      * The view's failing calls (outcome other than `ok`), oldest first, at most
@@ -65,6 +143,7 @@ export function createToolErrorReader(db: Database.Database) {
      */
     failingCalls(filter: CallFilter): { rows: FailingCallRow[]; capped: boolean } {
       const { where, params } = callFilterSql(filter, 'c');
+      const calls = callsFor(filter, 'c');
       const content = hasTable(db, 'proxy_messages');
       // One lookup for the answer (its row id), then its columns by rowid.
       const answerId = `(SELECT m.id FROM proxy_messages m INDEXED BY proxy_messages_by_call
@@ -79,13 +158,13 @@ export function createToolErrorReader(db: Database.Database) {
           ? `SELECT c.id, c.project_id, c.session_id, c.tool_name, c.started_at, c.started_ms,
                     c.outcome, 0 AS first_call, ${hasContent} AS has_content,
                     a.kind AS answer_kind, a.body AS answer_body, a.truncated AS answer_truncated
-               FROM calls c LEFT JOIN proxy_messages a ON a.id = ${answerId}
+               FROM ${calls} LEFT JOIN proxy_messages a ON a.id = ${answerId}
                ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
               ORDER BY c.started_ms, c.id LIMIT @limit`
           : `SELECT c.id, c.project_id, c.session_id, c.tool_name, c.started_at, c.started_ms,
                     c.outcome, 0 AS first_call, 0 AS has_content, NULL AS answer_kind,
                     NULL AS answer_body, NULL AS answer_truncated
-               FROM calls c ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
+               FROM ${calls} ${where} ${where ? 'AND' : 'WHERE'} c.outcome <> 'ok'
               ORDER BY c.started_ms, c.id LIMIT @limit`,
       ).all({ ...params, limit: MAX_FAILING_CALLS + 1 }) as FailingCallRow[];
       const capped = rows.length > MAX_FAILING_CALLS;
@@ -97,30 +176,17 @@ export function createToolErrorReader(db: Database.Database) {
     /**
      * For each of `tools`, how many of the view's calls were its first call in their session:
      * each session's earliest call of the tool (over the whole session), counted when it falls
-     * in the view. One grouped pass over the tool's index range, not a lookup per call.
+     * in the view. Without a session filter, from the tool's sessions by hour (migration 013):
+     * a session's first hour of the tool decides, and only a first hour cut by the view's range
+     * (or shared by two clients under a client filter) is looked into for the exact call.
      */
     firstCalls(filter: CallFilter, tools: readonly string[]): Map<string, number> {
       const out = new Map<string, number>();
       for (const tool of tools) {
-        const scope = callFilterSql(
-          { projectId: filter.projectId, session: filter.session, tool },
-          'c',
+        out.set(
+          tool,
+          filter.session !== undefined ? firstInSession(filter, tool) : firstByHours(filter, tool),
         );
-        const view = callFilterSql(
-          { from: filter.from, to: filter.to, client: filter.client },
-          'f',
-        );
-        // SQLite's bare columns: with min(), started_ms and client_name are the first call's
-        // (of two calls in one millisecond, either's client: they are one session's).
-        const n = prepare(
-          `SELECT count(*) FROM (
-             SELECT min(c.started_ms) AS started_ms, c.client_name AS client_name
-               FROM calls c ${scope.where} GROUP BY c.project_id, c.session_id
-           ) f ${view.where}`,
-        )
-          .pluck()
-          .get({ ...scope.params, ...view.params }) as number;
-        out.set(tool, n);
       }
       return out;
     },

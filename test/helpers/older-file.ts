@@ -60,8 +60,8 @@ export const tableRows = (db: Database.Database, tables: readonly string[], keyC
 /**
  * What every migration that adds derived tables checks at its end, on `db` just migrated to
  * `version`: a full rebuild at that version writes exactly the backfill's rows (`migrated`),
- * the tables are STRICT (`strictTable` refuses text in its `n`), and deleting the projects takes
- * every row of `tables` along.
+ * the tables are STRICT (`strictTable` refuses text in its `strictColumn`, `n` by default), and
+ * deleting the projects takes every row of `tables` along.
  */
 export function expectBackfillHolds(
   db: Database.Database,
@@ -70,10 +70,13 @@ export function expectBackfillHolds(
   keyColumns: number,
   migrated: ReturnType<typeof tableRows>,
   strictTable: string,
+  strictColumn = 'n',
 ): void {
   db.exec(rebuildSql(undefined, version));
   expect(tableRows(db, tables, keyColumns)).toEqual(migrated);
-  expect(() => db.exec(`UPDATE ${strictTable} SET n = 'many'`)).toThrow(/cannot store TEXT/);
+  expect(() => db.exec(`UPDATE ${strictTable} SET ${strictColumn} = 'many'`)).toThrow(
+    /cannot store TEXT/,
+  );
   db.exec('DELETE FROM calls; DELETE FROM startups; DELETE FROM batches; DELETE FROM projects');
   for (const t of tables)
     expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });

@@ -364,3 +364,83 @@ describe('time series agree with a naive fold', () => {
     }
   });
 });
+
+describe("one tool's sessions agree with a naive fold (migration 013: no index in tool order)", () => {
+  const H = 3_600_000;
+  /** Each session's first call under the filter's project, tool and client (range aside). */
+  const firsts = (f: CallFilter) => {
+    const first = new Map<string, Ref>();
+    const g = { ...f, from: undefined, to: undefined };
+    for (const c of calls.filter((x) => matches(x, g))) {
+      const k = `${c.project}/${c.session}`;
+      const seen = first.get(k);
+      if (!seen || c.ms < seen.ms || (c.ms === seen.ms && c.id < seen.id)) first.set(k, c);
+    }
+    return [...first.values()].filter(
+      (c) => (f.from === undefined || c.ms >= f.from) && (f.to === undefined || c.ms < f.to),
+    );
+  };
+  const filters = fc.record(
+    {
+      projectId: fc.constantFrom(1, 2),
+      from: fc.integer({ min: -2, max: 5 * 24 * 4 }).map((q) => BASE + q * 900_000 + 123),
+      span: fc.integer({ min: 0, max: 5 * 24 * 4 }).map((q) => q * 900_000 + 456),
+      tool: fc.constantFrom('search', 'get', 'list', 'write', 'nope'),
+      client: fc.constantFrom('cursor', 'claude-code'),
+    },
+    { requiredKeys: ['tool'] },
+  );
+  const filterOf = ({ span, ...r }: { span?: number } & CallFilter): CallFilter =>
+    r.from !== undefined && span !== undefined ? { ...r, to: r.from + span } : r;
+
+  it('sessions started per bucket, from the first hours alone where they suffice', () => {
+    const m = metricsOf(store);
+    fc.assert(
+      fc.property(
+        filters,
+        fc.constantFrom([60_000, 0], [H, 0], [DAY, 0], [DAY, 5.5 * H], [6 * H, H]),
+        (r, [widthMs, offsetMs]) => {
+          const f = filterOf(r);
+          const bucket = (ms: number) => Math.floor((ms + offsetMs) / widthMs) * widthMs - offsetMs;
+          const count = (xs: number[]) => {
+            const out = new Map<number, number>();
+            for (const b of xs.map(bucket)) out.set(b, (out.get(b) ?? 0) + 1);
+            return [...out.entries()].sort((a, b) => a[0] - b[0]);
+          };
+          const want = count(firsts(f).map((c) => c.ms));
+          expect(count(m.sessionStarts(f, { widthMs, offsetMs }))).toEqual(want);
+          // Without a grain, every start is the exact first call.
+          expect(m.sessionStarts(f).sort((a, b) => a - b)).toEqual(
+            firsts(f)
+              .map((c) => c.ms)
+              .sort((a, b) => a - b),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('first calls of each tool in the view: the first hour decides, cut hours are read', () => {
+    const errors = store.read.toolErrors;
+    fc.assert(
+      fc.property(filters, (r) => {
+        const { tool, ...f } = filterOf(r);
+        const tools = ['search', 'get', 'list', 'write', 'nope'];
+        const got = errors.firstCalls(f, tools);
+        for (const t of tools) {
+          // Each session's first call of the tool (whole session), counted when in the view.
+          const want = firsts({ projectId: f.projectId, tool: t }).filter(
+            (c) =>
+              (f.from === undefined || c.ms >= f.from) &&
+              (f.to === undefined || c.ms < f.to) &&
+              (f.client === undefined || c.client === f.client),
+          ).length;
+          expect(got.get(t), `${t} ${JSON.stringify(f)}`).toBe(want);
+        }
+        void tool;
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -65,7 +65,7 @@ describe('migration one-session-index', () => {
     ]);
     expect(db.prepare('SELECT * FROM calls ORDER BY id').all()).toEqual(calls);
     // The facts a full rebuild derives through the new index are the ones stored.
-    db.exec(rebuildSql(1));
+    db.exec(rebuildSql(1, MIGRATIONS[index]!.version));
     expect(tableRows(db, ['metrics_sessions', 'metrics_chains', 'metrics_daily'], 3)).toEqual(
       facts,
     );

@@ -83,10 +83,11 @@ const DERIVED: { table: string; since: number; until?: number }[] = [
   { table: 'metrics_session_hours', since: 8 },
   { table: 'metrics_duration_days', since: 9 },
   { table: 'metrics_duration_hours', since: 9 },
+  { table: 'metrics_tool_session_hours', since: 13 },
 ];
 
 /** The newest schema version whose derived tables {@link rebuildSql} fills by default. */
-export const DERIVED_VERSION = 9;
+export const DERIVED_VERSION = 13;
 
 /** The derived tables at a schema version (the current ones by default). */
 export const derivedTablesAt = (version = DERIVED_VERSION): string[] =>
@@ -191,6 +192,11 @@ FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7;`,
     where,
   ) => `INSERT INTO metrics_session_hours (project_id, hour_ms, session_id, client_name, calls)
 SELECT project_id, ${HOUR}, session_id, client_name, count(*) FROM main.calls WHERE ${where} GROUP BY 1, 2, 3, 4;`,
+  metrics_tool_session_hours: (
+    where,
+  ) => `INSERT INTO metrics_tool_session_hours (project_id, tool_name, hour_ms, session_id, client_name, calls)
+SELECT project_id, tool_name, ${HOUR}, session_id, client_name, count(*) FROM main.calls WHERE ${where}
+GROUP BY 1, 2, 3, 4, 5;`,
   metrics_sessions: (
     where,
   ) => `INSERT INTO metrics_sessions (project_id, session_id, client_name, first_ms, last_ms, last_end_ms, calls,

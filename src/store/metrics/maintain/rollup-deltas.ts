@@ -50,6 +50,7 @@ export class RollupDeltas {
   readonly durationDays = new Deltas(1);
   readonly durationHours = new Deltas(1);
   readonly sessionHours = new Deltas(1);
+  readonly toolSessionHours = new Deltas(1);
   private readonly ids = new KeyIds();
 
   /** The id of a call's (project, tool, client). */
@@ -169,7 +170,7 @@ export class RollupDeltas {
   /**
    * The parts that never change after insert: the session's static counts, sizes (in
    * `sizeBucket`), exact durations and latency buckets overall, by day and by hour, and the
-   * session's hour.
+   * session's hour, overall and for its tool.
    */
   contributeStatic(r: RollupRow, sizeBucket: number, sign: number): void {
     const { ids } = this;
@@ -212,8 +213,11 @@ export class RollupDeltas {
     // Exact durations per tool, by day and by hour: `a` names the tool and the time.
     this.durationDays.at(ids.pair(toolKey, day), ms, () => [p, tool, day, ms])[0]! += sign;
     this.durationHours.at(ids.pair(toolKey, hour), ms, () => [p, tool, hour, ms])[0]! += sign;
-    this.sessionHours.at(this.sessionIdOf(r), hour, () => [
+    const session = this.sessionIdOf(r);
+    this.sessionHours.at(session, hour, () => [p, hour, r.session_id, r.client_name])[0]! += sign;
+    this.toolSessionHours.at(ids.pair(session, ids.text(tool)), hour, () => [
       p,
+      tool,
       hour,
       r.session_id,
       r.client_name,
@@ -238,6 +242,7 @@ export class RollupDeltas {
       ['metrics_duration_days', this.durationDays],
       ['metrics_duration_hours', this.durationHours],
       ['metrics_session_hours', this.sessionHours],
+      ['metrics_tool_session_hours', this.toolSessionHours],
     ];
   }
 }

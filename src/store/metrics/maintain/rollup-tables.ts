@@ -76,6 +76,12 @@ export const ROLLUPS: Rollup[] = [
     sums: ['calls'],
     count: 'calls',
   },
+  {
+    table: 'metrics_tool_session_hours',
+    keys: ['project_id', 'tool_name', 'hour_ms', 'session_id', 'client_name'],
+    sums: ['calls'],
+    count: 'calls',
+  },
 ];
 
 /** The upsert that adds one entry's deltas to its rollup row (creating the row). */

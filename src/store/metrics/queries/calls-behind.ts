@@ -2,13 +2,14 @@
 import type { CallFilter } from '../../../shared/rows.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
+import { toolCalls } from './tool-calls.js';
 import { sessionNamer, type SessionName } from './session-names.js';
 import { conditions, RAW, type Params } from './sql-parts.js';
 
 /**
- * One tool's newest calls, read through the time index from a window's start: without it,
- * SQLite took the tool's whole slice of the index in duration order (before migration 009) and
- * sorted it by time (1.3 s for the insights' 40 tools over ten million calls), and walking the
+ * One tool's newest calls, read from a window's start through the tool's sessions by hour
+ * (`toolCalls`): without a window the tool's whole history is read and sorted by time (1.3 s
+ * for the insights' 40 tools over ten million calls, before migration 009), and walking the
  * time index alone crosses every other tool's calls back to a rare tool's last one.
  */
 const HOURS_BACK = {
@@ -24,7 +25,7 @@ const HOURS_BACK = {
 
 /** Paged calls for a filter and metric conditions. */
 export function callsBehindQueries(ctx: QueryContext) {
-  const { projectsOf, all, prepare } = ctx;
+  const { projectsOf, all, prepare, rawCalls } = ctx;
   const nameOf = sessionNamer(ctx.db);
 
   /**
@@ -72,18 +73,25 @@ export function callsBehindQueries(ctx: QueryContext) {
           limit: page.limit,
           ...(page.before ? { bms: page.before.ms, bid: page.before.id } : {}),
         };
+        // One tool's calls come through its sessions by hour, within the window or range.
+        const oneTool = f.tool !== undefined && f.session === undefined;
+        const source = (window: string): string => {
+          if (!oneTool) return window ? 'calls INDEXED BY calls_by_time' : 'calls';
+          const to = page.before ? '@bms + 1' : f.to !== undefined ? '@to' : undefined;
+          const from = window ? '@wstart' : f.from !== undefined ? '@from' : undefined;
+          return toolCalls({ from, to });
+        };
         const sql = (window: string) =>
-          `SELECT ${CALL_COLUMNS} FROM calls ${window ? 'INDEXED BY calls_by_time' : ''}
+          `SELECT ${CALL_COLUMNS} FROM ${source(window)}
            WHERE ${w.sql}${where.sql ? ` AND ${where.sql}` : ''}${before}${window}
            ORDER BY started_ms DESC, id DESC LIMIT @limit`;
         // One tool's newest calls: from the start of the hours that hold enough of them. The
         // newest `limit` calls after that start are the newest of all; fewer (metric
         // conditions, or a partial hour at the range's end) read the whole range as before.
         const last = Math.min(page.before?.ms ?? Infinity, (f.to ?? Infinity) - 1);
-        const start =
-          f.tool !== undefined && f.session === undefined
-            ? windowStart(p, f, Number.isFinite(last) ? last : Number.MAX_SAFE_INTEGER, page.limit)
-            : null;
+        const start = oneTool
+          ? windowStart(p, f, Number.isFinite(last) ? last : Number.MAX_SAFE_INTEGER, page.limit)
+          : null;
         const windowed =
           start !== null && start > (f.from ?? -Infinity)
             ? all<FactRow>(sql(' AND started_ms >= @wstart'), { ...params, wstart: start })
@@ -101,7 +109,7 @@ export function callsBehindQueries(ctx: QueryContext) {
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
         n += prepare(
-          `SELECT count(*) FROM calls WHERE ${w.sql}${where.sql ? ` AND ${where.sql}` : ''}`,
+          `SELECT count(*) FROM ${rawCalls(f)} WHERE ${w.sql}${where.sql ? ` AND ${where.sql}` : ''}`,
         )
           .pluck()
           .get({ ...w.params, ...where.params, projectId: p }) as number;

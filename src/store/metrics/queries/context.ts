@@ -11,11 +11,12 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { createMetricsMaintainer } from '../maintain.js';
 import { ALL_TIME } from '../sql.js';
 import type { Params } from './sql-parts.js';
+import { toolCallsIn } from './tool-calls.js';
 
 /**
- * Below this share of a project's calls, a time range is read through `calls_by_time` and
- * grouped in a temporary b-tree (~2 µs a row); above it, one ordered scan of a whole-project
- * index (~0.4 µs an entry with its groups, no sorting) is cheaper. Measured on the bench data.
+ * Below this share of a project's calls, a time range is read through `calls_by_time`
+ * (project, start), each call's row looked up in time order; above it, one pass over the
+ * table is cheaper.
  */
 const TIME_INDEX_SHARE = 0.2;
 
@@ -46,7 +47,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
   const all = <T>(sql: string, params: Params): T[] => prepare(sql).all(params) as T[];
 
   /** Roughly what share of a project's calls the filter's time range holds (from the rollup). */
-  function timeShare(p: number, f: CallFilter): number {
+  function timeShare(p: number, f: Span): number {
     if (f.from === undefined && f.to === undefined) return 1;
     const total =
       (prepare(`SELECT sum(calls) FROM metrics_daily WHERE project_id = ? AND day_ms = ${ALL_TIME}`)
@@ -68,17 +69,26 @@ export function createQueryContext(db: Database.Database, readonly = false) {
   }
 
   /**
-   * The index for a read of (tool, duration, start, client, session) only: one tool's range,
-   * a short time range, or the whole project in tool/duration order. `bySession` prefers
-   * session order for DISTINCT session reads over large ranges.
+   * The FROM of a read of the calls matching `f` in `span` that leaves the index to SQLite,
+   * except for one tool's calls (no session), which only `toolCalls` (./tool-calls.ts) finds cheaply.
    */
-  function narrowIndex(p: number, f: CallFilter, bySession = false): string {
-    if (f.session !== undefined) return '';
-    if (f.tool !== undefined) return 'INDEXED BY calls_by_tool_time';
-    if ((f.from !== undefined || f.to !== undefined) && timeShare(p, f) < TIME_INDEX_SHARE) {
-      return 'INDEXED BY calls_by_time';
-    }
-    return bySession ? 'INDEXED BY calls_by_session' : 'INDEXED BY calls_by_tool_time';
+  function rawCalls(f: CallFilter, span: Span = f): string {
+    return f.tool !== undefined && f.session === undefined ? toolCallsIn(span) : 'calls';
+  }
+
+  /**
+   * Where a read of the calls matching `f` in `span` finds them, as the FROM of a statement
+   * that filters with `conditions(f, RAW, span)` (named parameters `from`/`to` when the span
+   * has them): one session's index range; one tool's calls through its sessions by hour (see
+   * `toolCalls`); a short time range through `calls_by_time`; else the whole table (the
+   * session index, for `bySession` reads of distinct sessions).
+   */
+  function callsOf(p: number, f: CallFilter, span: Span = f, bySession = false): string {
+    if (f.session !== undefined) return 'calls';
+    if (f.tool !== undefined) return toolCallsIn(span);
+    if ((span.from !== undefined || span.to !== undefined) && timeShare(p, span) < TIME_INDEX_SHARE)
+      return 'calls INDEXED BY calls_by_time';
+    return bySession ? 'calls INDEXED BY calls_by_session' : 'calls';
   }
 
   /** Splits work between the rollup (whole days) and raw calls (edges, session filters). */
@@ -144,7 +154,8 @@ export function createQueryContext(db: Database.Database, readonly = false) {
     projectsOf,
     all,
     timeShare,
-    narrowIndex,
+    callsOf,
+    rawCalls,
     byDays,
     byHours,
   };

@@ -2,32 +2,47 @@
 import { splitByHours } from '../../../metrics/time.js';
 import type { CallFilter } from '../../../shared/rows.js';
 import type { QueryContext } from './context.js';
+import { toolCalls } from './tool-calls.js';
 import { conditions, RAW, SCHEMA_OF_SESSION, type Params } from './sql-parts.js';
 
 /**
  * `(session_id, client_name)` rows (repeats allowed) of the sessions with calls in a time
- * range without tool or session filter: the hourly session rollup for the range's whole hours,
- * raw calls only for its partial hours. Null when the view needs the raw calls throughout.
+ * range, or of one tool's sessions, without a session filter: the hourly session rollup (one
+ * tool's, for a tool) for the whole hours, raw calls only for the range's partial hours. Null
+ * when the view needs the raw calls throughout (a range inside one hour) or the rollup of all
+ * time answers (no range, no tool).
  */
-function rangedSessions(f: CallFilter): { sql: string; params: Params } | null {
-  if (f.tool !== undefined || f.session !== undefined) return null;
-  if (f.from === undefined && f.to === undefined) return null;
+function hourlySessions(f: CallFilter): { sql: string; params: Params } | null {
+  const tool = f.tool !== undefined;
+  const ranged = f.from !== undefined || f.to !== undefined;
+  if (f.session !== undefined || (!tool && !ranged)) return null;
   const { whole, partial } = splitByHours({ from: f.from, to: f.to });
   if (!whole) return null;
-  const client = f.client !== undefined ? 'AND client_name = @client' : '';
-  const params: Params = { hf: whole.from ?? -Number.MAX_SAFE_INTEGER };
-  params.ht = whole.to ?? Number.MAX_SAFE_INTEGER;
-  if (f.client !== undefined) params.client = f.client;
-  const parts = [
-    `SELECT session_id, client_name FROM metrics_session_hours
-     WHERE project_id = @projectId AND hour_ms >= @hf AND hour_ms < @ht AND calls > 0 ${client}`,
-  ];
+  const where = ['project_id = @projectId', 'hour_ms >= @hf', 'hour_ms < @ht', 'calls > 0'];
+  const params: Params = {
+    hf: whole.from ?? -Number.MAX_SAFE_INTEGER,
+    ht: whole.to ?? Number.MAX_SAFE_INTEGER,
+  };
+  if (tool) {
+    where.push('tool_name = @tool');
+    params.tool = f.tool!;
+  }
+  if (f.client !== undefined) {
+    where.push('client_name = @client');
+    params.client = f.client;
+  }
+  const table = tool ? 'metrics_tool_session_hours' : 'metrics_session_hours';
+  const parts = [`SELECT session_id, client_name FROM ${table} WHERE ${where.join(' AND ')}`];
   partial.forEach((e, i) => {
     params[`pf${i}`] = e.from ?? -Number.MAX_SAFE_INTEGER;
     params[`pt${i}`] = e.to ?? Number.MAX_SAFE_INTEGER;
+    const from = tool
+      ? toolCalls({ from: `@pf${i}`, to: `@pt${i}` })
+      : 'calls INDEXED BY calls_by_time';
     parts.push(
-      `SELECT session_id, client_name FROM calls INDEXED BY calls_by_time
-       WHERE project_id = @projectId AND started_ms >= @pf${i} AND started_ms < @pt${i} ${client}`,
+      `SELECT session_id, client_name FROM ${from}
+       WHERE project_id = @projectId AND started_ms >= @pf${i} AND started_ms < @pt${i}
+         ${f.client !== undefined ? 'AND client_name = @client' : ''}`,
     );
   });
   return { sql: parts.join(' UNION ALL '), params };
@@ -35,12 +50,12 @@ function rangedSessions(f: CallFilter): { sql: string; params: Params } | null {
 
 /** Distinct-session counts for a filter. */
 export function sessionCountQueries(ctx: QueryContext) {
-  const { prepare, projectsOf, narrowIndex } = ctx;
+  const { prepare, projectsOf, callsOf } = ctx;
 
   /**
    * `(session_id, client_name)` rows (repeats allowed) of the sessions with calls matching the
    * filter in project `p`: the session rollup when only a client narrows the view, the hourly
-   * session rollup for a time range, else the matching calls through the narrowest index.
+   * session rollups for a time range or a tool, else the matching calls.
    */
   function sessionRows(p: number, f: CallFilter): { sql: string; params: Params } {
     const plain =
@@ -52,11 +67,11 @@ export function sessionCountQueries(ctx: QueryContext) {
         params: { ...w.params, projectId: p },
       };
     }
-    const ranged = rangedSessions(f);
-    if (ranged) return { sql: ranged.sql, params: { ...ranged.params, projectId: p } };
+    const hourly = hourlySessions(f);
+    if (hourly) return { sql: hourly.sql, params: { ...hourly.params, projectId: p } };
     const w = conditions(f, RAW);
     return {
-      sql: `SELECT session_id, client_name FROM calls ${narrowIndex(p, f, true)} WHERE ${w.sql}`,
+      sql: `SELECT session_id, client_name FROM ${callsOf(p, f, f, true)} WHERE ${w.sql}`,
       params: { ...w.params, projectId: p },
     };
   }

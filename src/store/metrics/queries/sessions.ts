@@ -4,6 +4,7 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, OC_SQL } from '../sql.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
+import { toolCalls } from './tool-calls.js';
 import { SESSION_LABEL_FIELDS, sessionNamer, type SessionName } from './session-names.js';
 import { conditions, RAW, SCHEMA_OF_SESSION, type Params } from './sql-parts.js';
 
@@ -146,8 +147,17 @@ export function sessionQueries(ctx: QueryContext) {
         const w = conditions(rest, RAW);
         const sqlWhere = w.sql.replace('project_id = @projectId', `project_id IN (${inList})`);
         Object.assign(params, w.params);
+        // One tool's calls come through its sessions by hour (no other tool's call is read).
+        const from =
+          f.tool !== undefined && f.session === undefined
+            ? toolCalls({
+                from: f.from !== undefined ? '@from' : undefined,
+                to: f.to !== undefined ? '@to' : undefined,
+                projects: `IN (${inList})`,
+              })
+            : 'calls';
         perClient = `SELECT project_id, session_id, client_name, ${SESSION_AGG_COLUMNS(OC_SQL(), HEAD_SQL())}
-          FROM calls WHERE ${sqlWhere} GROUP BY project_id, session_id, client_name`;
+          FROM ${from} WHERE ${sqlWhere} GROUP BY project_id, session_id, client_name`;
       }
       if (f.tool === undefined)
         perClient = `${perClient} UNION ALL ${startupOnlySql(f, inList, params)}`;

@@ -29,7 +29,7 @@ const STAT_SUMS = ['calls', 'units', 'duration', 'l0', 'l1', 'l2', 'l3'] as cons
 
 /** Stat rows and percentiles for a filter. */
 export function summaryQueries(ctx: QueryContext) {
-  const { prepare, projectsOf, narrowIndex, byHours } = ctx;
+  const { prepare, projectsOf, callsOf, byHours } = ctx;
   const { rangePercentiles } = rangePercentileQueries(ctx);
   const readers = exactDurationReader(ctx);
   /** Stat rows from raw calls in `span` (any filter). */
@@ -124,9 +124,8 @@ export function summaryQueries(ctx: QueryContext) {
     const perTool = new Map<string, [number, number][]>();
     for (const p of projects) {
       const w = conditions(f, RAW);
-      const index = narrowIndex(p, f);
       const rows = prepare(
-        `SELECT tool_name, duration_ms, count(*) FROM calls ${index} WHERE ${w.sql} GROUP BY 1, 2`,
+        `SELECT tool_name, duration_ms, count(*) FROM ${callsOf(p, f)} WHERE ${w.sql} GROUP BY 1, 2`,
       )
         .raw()
         .all({ ...w.params, projectId: p }) as [string, number, number][];

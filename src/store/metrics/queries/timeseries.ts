@@ -15,19 +15,20 @@ import { exactDurationReader } from './exact-durations.js';
 import { bucketSql, conditions, RAW } from './sql-parts.js';
 
 /**
- * Whether hourly rollups (no tool or client dimension) can answer a series. Minute buckets
+ * Whether hourly rollups can answer a series: buckets of whole hours at a whole-hour offset,
+ * without a session filter (the hourly stat rows name each tool and client). Minute buckets
  * never can: they always read raw calls (the route bounds how many).
  */
 const hourlyEligible = (f: CallFilter, widthMs: number, offsetMs: number): boolean =>
-  f.tool === undefined &&
-  f.client === undefined &&
-  f.session === undefined &&
-  widthMs % HOUR_MS === 0 &&
-  offsetMs % HOUR_MS === 0;
+  f.session === undefined && widthMs % HOUR_MS === 0 && offsetMs % HOUR_MS === 0;
+
+/** …and the p95 series, whose hourly latency rows name each tool, but not the client. */
+const hourlyP95Eligible = (f: CallFilter, widthMs: number, offsetMs: number): boolean =>
+  f.client === undefined && hourlyEligible(f, widthMs, offsetMs);
 
 /** Time series of a filter. */
 export function timeseriesQueries(ctx: QueryContext) {
-  const { prepare, projectsOf, narrowIndex } = ctx;
+  const { prepare, projectsOf, callsOf, rawCalls } = ctx;
   const readers = exactDurationReader(ctx);
   /** Each tool with calls (of all time) in a fine bucket. */
   const toolsIn = (p: number, bucket: number) =>
@@ -37,10 +38,55 @@ export function timeseriesQueries(ctx: QueryContext) {
     )
       .pluck()
       .all(p, bucket) as string[];
+  /**
+   * {@link sessionStarts} for one tool: each session's first hour of the tool (under the
+   * client filter) from the tool's sessions by hour, and the exact first call only where the
+   * hour alone cannot say in which bucket, or whether in the range, it falls.
+   */
+  function toolSessionStarts(
+    p: number,
+    f: CallFilter,
+    grain?: { widthMs: number; offsetMs: number },
+  ): number[] {
+    const client = f.client !== undefined ? 'AND client_name = @client' : '';
+    const params = {
+      projectId: p,
+      tool: f.tool!,
+      ...(f.client !== undefined ? { client: f.client } : {}),
+    };
+    const firstHours = prepare(
+      `SELECT session_id, min(hour_ms) FROM metrics_tool_session_hours
+       WHERE project_id = @projectId AND tool_name = @tool AND calls > 0 ${client} GROUP BY session_id`,
+    )
+      .raw()
+      .all(params) as [string, number][];
+    const exact = prepare(
+      `SELECT min(started_ms) FROM calls INDEXED BY calls_by_session
+       WHERE project_id = @projectId AND session_id = @session AND tool_name = @tool ${client}
+         AND started_ms >= @hour AND started_ms < @hour + ${HOUR_MS}`,
+    ).pluck();
+    const cuts = (at: number | undefined, hour: number) =>
+      at !== undefined && hour < at && hour + HOUR_MS > at;
+    const out: number[] = [];
+    for (const [session, hour] of firstHours) {
+      // A first hour wholly outside the range says enough.
+      if (hour + HOUR_MS <= (f.from ?? -Infinity) || hour >= (f.to ?? Infinity)) continue;
+      const whole =
+        grain !== undefined &&
+        !cuts(f.from, hour) &&
+        !cuts(f.to, hour) &&
+        bucketStart(hour, grain.widthMs, grain.offsetMs) ===
+          bucketStart(hour + HOUR_MS - 1, grain.widthMs, grain.offsetMs);
+      const m = whole ? hour : (exact.get({ ...params, session, hour }) as number);
+      if ((f.from === undefined || m >= f.from) && (f.to === undefined || m < f.to)) out.push(m);
+    }
+    return out;
+  }
+
   return {
     /**
      * Time series rows `[bucket_start, oc, link, calls, units]` for buckets of `widthMs`
-     * aligned at `offsetMs` east of UTC: whole hours from the hourly rollup when the view
+     * aligned at `offsetMs` east of UTC: whole hours from the hourly rollups when the view
      * allows (see {@link hourlyEligible}), the rest from raw calls.
      */
     series(
@@ -52,7 +98,7 @@ export function timeseriesQueries(ctx: QueryContext) {
       const raw = (p: number, span: Span) => {
         const w = conditions(f, RAW, span);
         return prepare(
-          `SELECT ${b} AS b, ${OC_SQL()}, link, count(*), sum(response_bytes) FROM calls WHERE ${w.sql}
+          `SELECT ${b} AS b, ${OC_SQL()}, link, count(*), sum(response_bytes) FROM ${rawCalls(f, span)} WHERE ${w.sql}
            GROUP BY 1, 2, 3`,
         )
           .raw()
@@ -66,9 +112,18 @@ export function timeseriesQueries(ctx: QueryContext) {
         }
         const { days: hours, edges } = splitByDay({ from: f.from, to: f.to }, HOUR_MS);
         if (hours) {
-          const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
+          // All calls by hour, or one tool's or client's from the stat rows by hour.
+          const plain = f.tool === undefined && f.client === undefined;
+          const w = conditions(
+            { ...f, projectId: p },
+            { time: 'hour_ms', tool: 'tool_name', client: 'client_name' },
+            hours,
+          );
           for (const [hr, oc, link, calls, units] of prepare(
-            `SELECT hour_ms, oc, link, calls, units FROM metrics_hourly WHERE ${w.sql} AND calls > 0`,
+            plain
+              ? `SELECT hour_ms, oc, link, calls, units FROM metrics_hourly WHERE ${w.sql} AND calls > 0`
+              : `SELECT hour_ms, oc, link, sum(calls), sum(units) FROM metrics_hour_stats
+                 WHERE ${w.sql} AND calls > 0 GROUP BY 1, 2, 3`,
           )
             .raw()
             .all({ ...w.params, projectId: p }) as [number, number, number, number, number][]) {
@@ -80,9 +135,15 @@ export function timeseriesQueries(ctx: QueryContext) {
       return out;
     },
 
-    /** First call of every session matching the filter (for "sessions started" per bucket). */
-    sessionStarts(f: CallFilter): number[] {
+    /**
+     * First call of every session matching the filter (for "sessions started" per bucket). With
+     * `grain` (buckets of `widthMs` aligned at `offsetMs`), one tool's sessions whose first hour
+     * of the tool lies in one bucket and wholly in or out of the range are given as that hour's
+     * start, which counts in the same bucket: only the others are looked up call by call.
+     */
+    sessionStarts(f: CallFilter, grain?: { widthMs: number; offsetMs: number }): number[] {
       return projectsOf(f).flatMap((p) => {
+        if (f.tool !== undefined && f.session === undefined) return toolSessionStarts(p, f, grain);
         const plain = f.tool === undefined && f.session === undefined;
         if (plain) {
           const w = conditions(f, { client: 'client_name' });
@@ -99,7 +160,7 @@ export function timeseriesQueries(ctx: QueryContext) {
         const g: CallFilter = { ...f, from: undefined, to: undefined };
         const w = conditions(g, RAW);
         const starts = prepare(
-          `SELECT min(started_ms) FROM calls ${narrowIndex(p, g, true)} WHERE ${w.sql} GROUP BY session_id`,
+          `SELECT min(started_ms) FROM ${callsOf(p, g, g, true)} WHERE ${w.sql} GROUP BY session_id`,
         )
           .pluck()
           .all({ ...w.params, projectId: p }) as number[];
@@ -117,7 +178,9 @@ export function timeseriesQueries(ctx: QueryContext) {
         const w = conditions(f, RAW);
         const params = { ...w.params, projectId: p };
         const edge = (dir: 'ASC' | 'DESC') =>
-          (prepare(`SELECT started_ms FROM calls WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`)
+          (prepare(
+            `SELECT started_ms FROM ${rawCalls(f)} WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`,
+          )
             .pluck()
             .get(params) as number | undefined) ?? null;
         const a = edge('ASC');
@@ -133,7 +196,7 @@ export function timeseriesQueries(ctx: QueryContext) {
       let n = 0;
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
-        n += prepare(`SELECT count(*) FROM calls WHERE ${w.sql}`)
+        n += prepare(`SELECT count(*) FROM ${rawCalls(f)} WHERE ${w.sql}`)
           .pluck()
           .get({ ...w.params, projectId: p }) as number;
       }
@@ -141,12 +204,13 @@ export function timeseriesQueries(ctx: QueryContext) {
     },
 
     /**
-     * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without tool,
-     * client or session filters and for whole-hour offsets, whole hours come from the fine
-     * latency rollup by hour (all tools): it locates each bucket's p95 rank; the buckets whose
-     * rank falls in the same fine bucket then read that bucket's exact durations together, for
-     * all tools at once, from the durations rollups (./exact-durations.ts), each under its time
-     * bucket. Partial hours, and any other view, count the matching calls directly.
+     * Exact p95 per time bucket (`widthMs` aligned at `offsetMs` east of UTC). Without client
+     * or session filters and for whole-hour offsets, whole hours come from the fine latency
+     * rollup by hour (all tools, or the one tool): it locates each bucket's p95 rank; the
+     * buckets whose rank falls in the same fine bucket then read that bucket's exact durations
+     * together, for every tool (or the one) at once, from the durations rollups
+     * (./exact-durations.ts), each under its time bucket. Partial hours, and any other view,
+     * count the matching calls directly.
      */
     seriesP95(f: CallFilter, widthMs: number, offsetMs: number): Map<number, number> {
       const out = new Map<number, number>();
@@ -155,19 +219,24 @@ export function timeseriesQueries(ctx: QueryContext) {
       const fine = new Map<number, Map<number, number>>();
       const edgeValues = new Map<number, [number, number][]>();
       let hours: Span | null = null;
-      if (hourlyEligible(f, widthMs, offsetMs)) {
+      if (hourlyP95Eligible(f, widthMs, offsetMs)) {
         const split = splitByDay({ from: f.from, to: f.to }, HOUR_MS);
         hours = split.days;
         rawSpans.push(...split.edges);
         if (hours) {
           for (const p of projects) {
+            // All tools' rows ('') or the one tool's.
             const w = conditions({ projectId: p }, { time: 'hour_ms' }, hours);
             for (const [hr, b, n] of prepare(
               `SELECT hour_ms, bucket, n FROM metrics_latency_hours
-               WHERE ${w.sql} AND tool_name = '' AND n > 0`,
+               WHERE ${w.sql} AND tool_name = @tool AND n > 0`,
             )
               .raw()
-              .all({ ...w.params, projectId: p }) as [number, number, number][]) {
+              .all({ ...w.params, projectId: p, tool: f.tool ?? '' }) as [
+              number,
+              number,
+              number,
+            ][]) {
               const k = bucketStart(hr, widthMs, offsetMs);
               const m = fine.get(k) ?? new Map<number, number>();
               m.set(b, (m.get(b) ?? 0) + n);
@@ -183,7 +252,7 @@ export function timeseriesQueries(ctx: QueryContext) {
         for (const p of projects) {
           const w = conditions(f, RAW, span);
           const rows = prepare(
-            `SELECT ${b} AS b, duration_ms, count(*) FROM calls ${narrowIndex(p, { ...f, ...span })}
+            `SELECT ${b} AS b, duration_ms, count(*) FROM ${callsOf(p, f, span)}
              WHERE ${w.sql} GROUP BY 1, 2`,
           )
             .raw()
@@ -223,7 +292,12 @@ export function timeseriesQueries(ctx: QueryContext) {
           key: k,
         }));
         for (const p of projects)
-          for (const [k, d, n] of readFine(p, toolsIn(p, bucket), bucket, spans)) {
+          for (const [k, d, n] of readFine(
+            p,
+            f.tool !== undefined ? [f.tool] : toolsIn(p, bucket),
+            bucket,
+            spans,
+          )) {
             const list = rollupValues.get(k) ?? [];
             list.push([d, n]);
             rollupValues.set(k, list);
