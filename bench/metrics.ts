@@ -328,6 +328,27 @@ const cases: [string, () => unknown, boolean][] = [
   ['sessions list sorted by cost', route('sessions', '/api/sessions?limit=50&sort=cost'), false],
   ['sessions list, search', route('sessions', '/api/sessions?limit=50&q=00000000012'), false],
   ['tool page (`GET /api/tools/:name`)', route('tool', '/api/tools/x', { name: 'tool_03' }), false],
+  [
+    "one tool's newest calls (`GET /api/metrics/calls?tool=`)",
+    route('metricsCalls', '/api/metrics/calls?tool=tool_03&limit=100'),
+    false,
+  ],
+  [
+    "one tool's crashes, newest first, with their count",
+    route('metricsCalls', '/api/metrics/calls?tool=tool_03&outcome=crashed&limit=100'),
+    false,
+  ],
+  [
+    "one tool's failing calls by error (`GET /api/tools/:name/errors`)",
+    route('toolErrors', '/api/tools/x/errors', { name: 'tool_03' }),
+    false,
+  ],
+  [
+    'time series, 30 days by day, one tool',
+    route('timeseries', '/api/timeseries?bucket=day&tool=tool_03'),
+    false,
+  ],
+  ['summary, one client', route('summary', '/api/summary?client=cursor'), false],
   ['chains page (`GET /api/chains`)', route('chains', '/api/chains?limit=50'), false],
   ['insights', route('insights', '/api/insights'), false],
   ['clients', route('clients', '/api/clients'), false],

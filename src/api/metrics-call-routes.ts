@@ -8,14 +8,21 @@ import { metricsOf } from '../store/metrics/queries.js';
 import { echo } from './metrics-params.js';
 import { bool, cursorParam, intParam, limitOf, refuseBefore } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
+import type { CallFilter } from '../shared/rows.js';
 
-/** Metric conditions for the calls behind a number (`GET /api/metrics/calls`). */
+/**
+ * Metric conditions for the calls behind a number (`GET /api/metrics/calls`), and `classes`:
+ * the outcome classes they select when they say nothing else (every class without
+ * conditions), so the total can be counted from the stat rollups.
+ */
 function callConditions(q: URLSearchParams): {
   sql: string;
   params: Record<string, string | number>;
+  classes: number[] | null;
 } {
   const parts: string[] = [];
   const params: Record<string, string | number> = {};
+  let classes = [0, 1, 2, 3, 4];
   const outcome = q.get('outcome');
   if (outcome) {
     const i = (OUTCOME_CLASSES as readonly string[]).indexOf(outcome);
@@ -33,9 +40,14 @@ function callConditions(q: URLSearchParams): {
         "outcome = 'crashed'",
       ][i]!,
     );
+    classes = classes.filter((c) => c === i);
   }
   const errors = bool(q, 'errors');
-  if (errors !== undefined) parts.push(errors ? "outcome <> 'ok'" : "outcome = 'ok'");
+  if (errors !== undefined) {
+    parts.push(errors ? "outcome <> 'ok'" : "outcome = 'ok'");
+    classes = classes.filter((c) => (errors ? c >= 2 : c < 2));
+  }
+  const outcomeParts = parts.length;
   const flags: [string, string][] = [
     ['first_call_success', 'fcs = 1'],
     ['retried', `link = ${LINK.retry}`],
@@ -92,8 +104,30 @@ function callConditions(q: URLSearchParams): {
     parts.push('chain = 1 AND run_id = @chain');
     params.chain = chain;
   }
-  return { sql: parts.join(' AND '), params };
+  return {
+    sql: parts.join(' AND '),
+    params,
+    classes: parts.length === outcomeParts ? classes : null,
+  };
 }
+
+/**
+ * The exact number of calls behind a number: from the stat rollups when the conditions are
+ * outcomes only and no session narrows the view (a tool's whole history is rows, not calls),
+ * else by counting the matching calls.
+ */
+function totalOf(
+  m: ReturnType<typeof metricsOf>,
+  filter: CallFilter,
+  where: ReturnType<typeof callConditions>,
+): number {
+  const { classes } = where;
+  if (classes === null || filter.session !== undefined) return m.countCalls(filter, where);
+  let n = 0;
+  for (const r of m.stats(filter)) if (classes.includes(r.oc)) n += r.calls;
+  return n;
+}
+
 /** `/api/metrics/calls`. */
 export const metricsCallRoutes = {
   'GET /api/metrics/calls': ({ store, filter, query }) => {
@@ -119,7 +153,7 @@ export const metricsCallRoutes = {
         };
       }),
       // The exact count of every page together, so the page never says "200+".
-      total: m.countCalls(filter, where),
+      total: totalOf(m, filter, where),
       next_cursor: rows.length === limit && last ? `${last.started_ms}:${last.id}` : null,
       filter: echo(filter),
     };

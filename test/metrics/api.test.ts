@@ -274,6 +274,34 @@ describe('timeseries', () => {
 });
 
 describe('calls behind a number, and pricing', () => {
+  it('totals from the rollups equal the calls listed, for outcomes, tools and ranges', async () => {
+    const conditions: Record<string, string>[] = [
+      {},
+      { outcome: 'ok' },
+      { outcome: 'empty' },
+      { outcome: 'bad_args' },
+      { outcome: 'tool_error' },
+      { outcome: 'crashed' },
+      { errors: 'true' },
+      { errors: 'false' },
+      { outcome: 'ok', errors: 'true' },
+    ];
+    const views: Record<string, string | number>[] = [
+      {},
+      { tool: 'search' },
+      { tool: 'fetch', project: 1 },
+      { from: '2026-12-01T10:30:00.000Z' },
+      { client: 'cursor', to: '2026-12-02T00:00:00.000Z' },
+    ];
+    for (const view of views) {
+      for (const c of conditions) {
+        const page = await h.get('metricsCalls', { ...view, ...c, limit: 1000 });
+        expect(page.next_cursor, JSON.stringify({ view, c })).toBeNull();
+        expect(page.total, JSON.stringify({ view, c })).toBe(page.calls.length);
+      }
+    }
+  });
+
   it('filters by metric conditions and pages with a cursor', async () => {
     const retried = await h.get('metricsCalls', { retried: 'true' });
     expect(retried.calls.map((c) => c.args_hash.slice(0, 1))).toEqual(['a', 'a']);

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
-import { TABLES } from '../../src/store/migrations/013-tool-session-hours.js';
+import { TABLES } from '../../src/store/migrations/013-narrow-time-index.js';
 import { toolCalls } from '../../src/store/metrics/queries/tool-calls.js';
 import {
   expectBackfillHolds,
@@ -21,7 +21,7 @@ const BASE = Date.UTC(2026, 10, 3, 22, 10);
  */
 const older = () =>
   olderFile(
-    'tool-session-hours',
+    'narrow-time-index',
     Array.from({ length: 300 }, (_, i): OlderCall => [
       `s${i % 5}`,
       i % 5 === 4 && i % 2 === 0 ? 'claude' : 'cursor',
@@ -52,7 +52,7 @@ const plan = (db: Database.Database, sql: string): string => {
     .join('\n');
 };
 
-describe('migration tool-session-hours', () => {
+describe('migration narrow-time-index', () => {
   it("counts each tool's calls by hour, session and client, and drops the tool-order index", () => {
     const { db, index } = older();
     const calls = db.prepare('SELECT * FROM calls ORDER BY id').all();
@@ -125,7 +125,7 @@ describe('migration tool-session-hours', () => {
   });
 
   it('leaves an empty file as a new one', () => {
-    const [upgraded, fresh] = upgradedAndFresh('tool-session-hours');
+    const [upgraded, fresh] = upgradedAndFresh('narrow-time-index');
     const schema = (db: Database.Database) =>
       db.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all();
     expect(schema(upgraded)).toEqual(schema(fresh));

@@ -16,7 +16,7 @@ import * as m009 from './009-exact-durations.js';
 import * as m010 from './010-plain-checks.js';
 import * as m011 from './011-one-session-index.js';
 import * as m012 from './012-retention-totals.js';
-import * as m013 from './013-tool-session-hours.js';
+import * as m013 from './013-narrow-time-index.js';
 
 export interface Migration {
   version: number;
@@ -39,5 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'plain-checks', sql: m010.sql, run: m010.run },
   { version: 11, name: 'one-session-index', sql: m011.sql },
   { version: 12, name: 'retention-totals', sql: m012.sql },
-  { version: 13, name: 'tool-session-hours', sql: m013.sql },
+  { version: 13, name: 'narrow-time-index', sql: m013.sql },
 ];

@@ -86,19 +86,26 @@ export function callsBehindQueries(ctx: QueryContext) {
            WHERE ${w.sql}${where.sql ? ` AND ${where.sql}` : ''}${before}${window}
            ORDER BY started_ms DESC, id DESC LIMIT @limit`;
         // One tool's newest calls: from the start of the hours that hold enough of them. The
-        // newest `limit` calls after that start are the newest of all; fewer (metric
-        // conditions, or a partial hour at the range's end) read the whole range as before.
+        // newest `limit` calls after that start are the newest of all. Fewer (metric
+        // conditions, or a partial hour at the range's end): a window eight times as deep,
+        // until it would hold the whole range, which is then read as one.
         const last = Math.min(page.before?.ms ?? Infinity, (f.to ?? Infinity) - 1);
-        const start = oneTool
-          ? windowStart(p, f, Number.isFinite(last) ? last : Number.MAX_SAFE_INTEGER, page.limit)
-          : null;
-        const windowed =
-          start !== null && start > (f.from ?? -Infinity)
-            ? all<FactRow>(sql(' AND started_ms >= @wstart'), { ...params, wstart: start })
-            : null;
-        out.push(
-          ...(windowed && windowed.length >= page.limit ? windowed : all<FactRow>(sql(''), params)),
-        );
+        let rows: FactRow[] | null = null;
+        for (let need = page.limit; oneTool && rows === null; need *= 8) {
+          const start = windowStart(
+            p,
+            f,
+            Number.isFinite(last) ? last : Number.MAX_SAFE_INTEGER,
+            need,
+          );
+          if (start === null || start <= (f.from ?? -Infinity)) break;
+          const windowed = all<FactRow>(sql(' AND started_ms >= @wstart'), {
+            ...params,
+            wstart: start,
+          });
+          if (windowed.length >= page.limit) rows = windowed;
+        }
+        out.push(...(rows ?? all<FactRow>(sql(''), params)));
       }
       return out.sort((a, b) => b.started_ms - a.started_ms || b.id - a.id).slice(0, page.limit);
     },

@@ -70,7 +70,8 @@ export function createQueryContext(db: Database.Database, readonly = false) {
 
   /**
    * The FROM of a read of the calls matching `f` in `span` that leaves the index to SQLite,
-   * except for one tool's calls (no session), which only `toolCalls` (./tool-calls.ts) finds cheaply.
+   * except for one tool's calls (no session), which only `toolCalls` (./tool-calls.ts) finds
+   * cheaply.
    */
   function rawCalls(f: CallFilter, span: Span = f): string {
     return f.tool !== undefined && f.session === undefined ? toolCallsIn(span) : 'calls';

@@ -123,6 +123,7 @@ export function timeseriesQueries(ctx: QueryContext) {
             plain
               ? `SELECT hour_ms, oc, link, calls, units FROM metrics_hourly WHERE ${w.sql} AND calls > 0`
               : `SELECT hour_ms, oc, link, sum(calls), sum(units) FROM metrics_hour_stats
+                 ${f.tool !== undefined ? 'INDEXED BY metrics_hour_stats_by_tool' : ''}
                  WHERE ${w.sql} AND calls > 0 GROUP BY 1, 2, 3`,
           )
             .raw()
