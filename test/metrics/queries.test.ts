@@ -421,6 +421,21 @@ describe("one tool's sessions agree with a naive fold (migration 013: no index i
     );
   });
 
+  it('the first and last call under a filter, from the first and last hours of a tool', () => {
+    const m = metricsOf(store);
+    fc.assert(
+      fc.property(filters, fc.boolean(), (r, withTool) => {
+        const f = filterOf(withTool ? r : { ...r, tool: undefined });
+        const ms = calls.filter((c) => matches(c, f)).map((c) => c.ms);
+        expect(m.extent(f)).toEqual({
+          first_ms: ms.length ? Math.min(...ms) : null,
+          last_ms: ms.length ? Math.max(...ms) : null,
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('first calls of each tool in the view: the first hour decides, cut hours are read', () => {
     const errors = store.read.toolErrors;
     fc.assert(

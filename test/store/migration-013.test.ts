@@ -4,6 +4,7 @@ import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TABLES } from '../../src/store/migrations/013-narrow-time-index.js';
 import { toolCalls } from '../../src/store/metrics/queries/tool-calls.js';
+import { hourStatsIndex } from '../../src/store/metrics/queries/sql-parts.js';
 import {
   expectBackfillHolds,
   olderFile,
@@ -121,6 +122,23 @@ describe('migration narrow-time-index', () => {
       .all(params);
     expect(got.length).toBeGreaterThan(50);
     expect(got).toEqual(want);
+    db.close();
+  });
+
+  it("reads hourly stat rows by hour, and one tool's by its index", () => {
+    const { db, index } = older();
+    migrate(db, MIGRATIONS.slice(0, index + 1));
+    const read = (f: { tool?: string }) =>
+      plan(
+        db,
+        `SELECT tool_name, oc, sum(calls) FROM metrics_hour_stats ${hourStatsIndex(f)}
+         WHERE project_id = @p AND hour_ms >= @from AND hour_ms < @to
+           ${f.tool !== undefined ? 'AND tool_name = @tool' : ''} GROUP BY 1, 2`,
+      );
+    expect(read({})).toMatch(/USING PRIMARY KEY \(project_id=\? AND hour_ms>\? AND hour_ms<\?\)/);
+    expect(read({ tool: 'x' })).toMatch(
+      /USING INDEX metrics_hour_stats_by_tool \(project_id=\? AND tool_name=\? AND hour_ms>\? AND hour_ms<\?\)/,
+    );
     db.close();
   });
 

@@ -17,7 +17,7 @@ const HOURS_BACK = {
   tool: `SELECT hour_ms, sum(n) FROM metrics_latency_hours
     WHERE project_id = @projectId AND tool_name = @tool AND hour_ms <= @last AND n > 0
     GROUP BY hour_ms ORDER BY hour_ms DESC`,
-  toolAndClient: `SELECT hour_ms, sum(calls) FROM metrics_hour_stats
+  toolAndClient: `SELECT hour_ms, sum(calls) FROM metrics_hour_stats INDEXED BY metrics_hour_stats_by_tool
     WHERE project_id = @projectId AND tool_name = @tool AND client_name = @client
       AND hour_ms <= @last AND calls > 0
     GROUP BY hour_ms ORDER BY hour_ms DESC`,

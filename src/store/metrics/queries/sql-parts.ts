@@ -65,3 +65,14 @@ export const SCHEMA_OF_SESSION = (p: string, s: string) =>
 /** Bucket start of a millisecond column, for buckets of `widthMs` aligned at `offsetMs`. */
 export const bucketSql = (col: string, widthMs: number, offsetMs: number): string =>
   `((${col} + ${offsetMs}) - ((((${col} + ${offsetMs}) % ${widthMs}) + ${widthMs}) % ${widthMs}) - ${offsetMs})`;
+
+/**
+ * How a read finds `metrics_hour_stats` rows: one tool's through its index by tool
+ * (migration 013), any other range by the table's key (project, hour, …). Named, because
+ * without statistics SQLite took the index by tool for reads of every tool — one seek on the
+ * project, then the whole table (a summary of the last 24 hours at a million calls: 73 → 292 ms).
+ */
+export const hourStatsIndex = (f: CallFilter): string =>
+  f.tool !== undefined
+    ? 'INDEXED BY metrics_hour_stats_by_tool'
+    : 'INDEXED BY sqlite_autoindex_metrics_hour_stats_1';

@@ -14,7 +14,7 @@ import type { QueryContext } from './context.js';
 import { NO_PERCENTILES, pick, type Percentiles } from './exact-percentiles.js';
 import { exactDurationReader } from './exact-durations.js';
 import { rangePercentileQueries } from './range-percentiles.js';
-import { conditions, RAW, rollupConditions, type Params } from './sql-parts.js';
+import { conditions, hourStatsIndex, RAW, rollupConditions, type Params } from './sql-parts.js';
 
 /** A view's exact percentiles, overall and per tool, and its duration histogram on demand. */
 export interface ViewPercentiles {
@@ -65,7 +65,8 @@ export function summaryQueries(ctx: QueryContext) {
     return statRows(
       `SELECT tool_name, client_name, oc, link, head, sum(calls), sum(units), sum(duration),
               sum(l0), sum(l1), sum(l2), sum(l3)
-       FROM metrics_hour_stats WHERE ${w.sql} GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
+       FROM metrics_hour_stats ${hourStatsIndex(f)} WHERE ${w.sql}
+       GROUP BY 1, 2, 3, 4, 5 HAVING sum(calls) > 0`,
       { ...w.params, projectId: p },
     );
   }

@@ -12,7 +12,8 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { exactDurationReader } from './exact-durations.js';
-import { bucketSql, conditions, RAW } from './sql-parts.js';
+import { toolCalls } from './tool-calls.js';
+import { bucketSql, conditions, hourStatsIndex, RAW } from './sql-parts.js';
 
 /**
  * Whether hourly rollups can answer a series: buckets of whole hours at a whole-hour offset,
@@ -38,6 +39,18 @@ export function timeseriesQueries(ctx: QueryContext) {
     )
       .pluck()
       .all(p, bucket) as string[];
+  /** The first and last hour holding calls of the filter's tool (range, client), or nulls. */
+  function toolHours(p: number, f: CallFilter): [number | null, number | null] {
+    // An hour that starts before the range can still hold calls in it.
+    const hours = { from: f.from === undefined ? undefined : f.from - HOUR_MS + 1, to: f.to };
+    const w = conditions(f, { time: 'hour_ms', tool: 'tool_name', client: 'client_name' }, hours);
+    return prepare(
+      `SELECT min(hour_ms), max(hour_ms) FROM metrics_tool_session_hours WHERE ${w.sql} AND calls > 0`,
+    )
+      .raw()
+      .get({ ...w.params, projectId: p }) as [number | null, number | null];
+  }
+
   /**
    * {@link sessionStarts} for one tool: each session's first hour of the tool (under the
    * client filter) from the tool's sessions by hour, and the exact first call only where the
@@ -123,7 +136,7 @@ export function timeseriesQueries(ctx: QueryContext) {
             plain
               ? `SELECT hour_ms, oc, link, calls, units FROM metrics_hourly WHERE ${w.sql} AND calls > 0`
               : `SELECT hour_ms, oc, link, sum(calls), sum(units) FROM metrics_hour_stats
-                 ${f.tool !== undefined ? 'INDEXED BY metrics_hour_stats_by_tool' : ''}
+                 ${hourStatsIndex(f)}
                  WHERE ${w.sql} AND calls > 0 GROUP BY 1, 2, 3`,
           )
             .raw()
@@ -178,12 +191,31 @@ export function timeseriesQueries(ctx: QueryContext) {
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
         const params = { ...w.params, projectId: p };
-        const edge = (dir: 'ASC' | 'DESC') =>
-          (prepare(
-            `SELECT started_ms FROM ${rawCalls(f)} WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`,
-          )
-            .pluck()
-            .get(params) as number | undefined) ?? null;
+        // One tool's first and last calls lie in its first and last hours (under the filter's
+        // range and client): only those two hours' calls are read.
+        const hours = f.tool !== undefined && f.session === undefined ? toolHours(p, f) : null;
+        if (hours && hours[0] === null) continue;
+        const edge = (dir: 'ASC' | 'DESC') => {
+          if (!hours) {
+            return (
+              (prepare(
+                `SELECT started_ms FROM calls WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`,
+              )
+                .pluck()
+                .get(params) as number | undefined) ?? null
+            );
+          }
+          const hour = dir === 'ASC' ? hours[0]! : hours[1]!;
+          return (
+            (prepare(
+              `SELECT ${dir === 'ASC' ? 'min' : 'max'}(started_ms)
+               FROM ${toolCalls({ from: '@hour', to: `@hour + ${HOUR_MS}` })}
+               WHERE ${w.sql} AND started_ms >= @hour AND started_ms < @hour + ${HOUR_MS}`,
+            )
+              .pluck()
+              .get({ ...params, hour }) as number | null) ?? null
+          );
+        };
         const a = edge('ASC');
         const b = edge('DESC');
         if (a !== null) first = first === null ? a : Math.min(first, a);
