@@ -12,7 +12,7 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { exactDurationReader } from './exact-durations.js';
-import { toolCalls } from './tool-calls.js';
+import { toolTimelineQueries } from './tool-timeline.js';
 import { bucketSql, conditions, hourStatsIndex, RAW } from './sql-parts.js';
 
 /**
@@ -31,6 +31,7 @@ const hourlyP95Eligible = (f: CallFilter, widthMs: number, offsetMs: number): bo
 export function timeseriesQueries(ctx: QueryContext) {
   const { prepare, projectsOf, callsOf, rawCalls } = ctx;
   const readers = exactDurationReader(ctx);
+  const { toolEdge, toolSessionStarts } = toolTimelineQueries(ctx);
   /** Each tool with calls (of all time) in a fine bucket. */
   const toolsIn = (p: number, bucket: number) =>
     prepare(
@@ -39,63 +40,6 @@ export function timeseriesQueries(ctx: QueryContext) {
     )
       .pluck()
       .all(p, bucket) as string[];
-  /** The first and last hour holding calls of the filter's tool (range, client), or nulls. */
-  function toolHours(p: number, f: CallFilter): [number | null, number | null] {
-    // An hour that starts before the range can still hold calls in it.
-    const hours = { from: f.from === undefined ? undefined : f.from - HOUR_MS + 1, to: f.to };
-    const w = conditions(f, { time: 'hour_ms', tool: 'tool_name', client: 'client_name' }, hours);
-    return prepare(
-      `SELECT min(hour_ms), max(hour_ms) FROM metrics_tool_session_hours WHERE ${w.sql} AND calls > 0`,
-    )
-      .raw()
-      .get({ ...w.params, projectId: p }) as [number | null, number | null];
-  }
-
-  /**
-   * {@link sessionStarts} for one tool: each session's first hour of the tool (under the
-   * client filter) from the tool's sessions by hour, and the exact first call only where the
-   * hour alone cannot say in which bucket, or whether in the range, it falls.
-   */
-  function toolSessionStarts(
-    p: number,
-    f: CallFilter,
-    grain?: { widthMs: number; offsetMs: number },
-  ): number[] {
-    const client = f.client !== undefined ? 'AND client_name = @client' : '';
-    const params = {
-      projectId: p,
-      tool: f.tool!,
-      ...(f.client !== undefined ? { client: f.client } : {}),
-    };
-    const firstHours = prepare(
-      `SELECT session_id, min(hour_ms) FROM metrics_tool_session_hours
-       WHERE project_id = @projectId AND tool_name = @tool AND calls > 0 ${client} GROUP BY session_id`,
-    )
-      .raw()
-      .all(params) as [string, number][];
-    const exact = prepare(
-      `SELECT min(started_ms) FROM calls INDEXED BY calls_by_session
-       WHERE project_id = @projectId AND session_id = @session AND tool_name = @tool ${client}
-         AND started_ms >= @hour AND started_ms < @hour + ${HOUR_MS}`,
-    ).pluck();
-    const cuts = (at: number | undefined, hour: number) =>
-      at !== undefined && hour < at && hour + HOUR_MS > at;
-    const out: number[] = [];
-    for (const [session, hour] of firstHours) {
-      // A first hour wholly outside the range says enough.
-      if (hour + HOUR_MS <= (f.from ?? -Infinity) || hour >= (f.to ?? Infinity)) continue;
-      const whole =
-        grain !== undefined &&
-        !cuts(f.from, hour) &&
-        !cuts(f.to, hour) &&
-        bucketStart(hour, grain.widthMs, grain.offsetMs) ===
-          bucketStart(hour + HOUR_MS - 1, grain.widthMs, grain.offsetMs);
-      const m = whole ? hour : (exact.get({ ...params, session, hour }) as number);
-      if ((f.from === undefined || m >= f.from) && (f.to === undefined || m < f.to)) out.push(m);
-    }
-    return out;
-  }
-
   return {
     /**
      * Time series rows `[bucket_start, oc, link, calls, units]` for buckets of `widthMs`
@@ -191,31 +135,14 @@ export function timeseriesQueries(ctx: QueryContext) {
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
         const params = { ...w.params, projectId: p };
-        // One tool's first and last calls lie in its first and last hours (under the filter's
-        // range and client): only those two hours' calls are read.
-        const hours = f.tool !== undefined && f.session === undefined ? toolHours(p, f) : null;
-        if (hours && hours[0] === null) continue;
-        const edge = (dir: 'ASC' | 'DESC') => {
-          if (!hours) {
-            return (
-              (prepare(
+        const edge = (dir: 'ASC' | 'DESC') =>
+          f.tool !== undefined && f.session === undefined
+            ? toolEdge(p, f, dir)
+            : ((prepare(
                 `SELECT started_ms FROM calls WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`,
               )
                 .pluck()
-                .get(params) as number | undefined) ?? null
-            );
-          }
-          const hour = dir === 'ASC' ? hours[0]! : hours[1]!;
-          return (
-            (prepare(
-              `SELECT ${dir === 'ASC' ? 'min' : 'max'}(started_ms)
-               FROM ${toolCalls({ from: '@hour', to: `@hour + ${HOUR_MS}` })}
-               WHERE ${w.sql} AND started_ms >= @hour AND started_ms < @hour + ${HOUR_MS}`,
-            )
-              .pluck()
-              .get({ ...params, hour }) as number | null) ?? null
-          );
-        };
+                .get(params) as number | undefined) ?? null);
         const a = edge('ASC');
         const b = edge('DESC');
         if (a !== null) first = first === null ? a : Math.min(first, a);
