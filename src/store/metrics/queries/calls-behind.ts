@@ -2,7 +2,7 @@
 import type { CallFilter } from '../../../shared/rows.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
-import { toolCalls } from './tool-calls.js';
+import { isOneTool, toolCalls } from './tool-calls.js';
 import { sessionNamer, type SessionName } from './session-names.js';
 import { conditions, RAW, type Params } from './sql-parts.js';
 
@@ -74,7 +74,7 @@ export function callsBehindQueries(ctx: QueryContext) {
           ...(page.before ? { bms: page.before.ms, bid: page.before.id } : {}),
         };
         // One tool's calls come through its sessions by hour, within the window or range.
-        const oneTool = f.tool !== undefined && f.session === undefined;
+        const oneTool = isOneTool(f);
         const source = (window: string): string => {
           if (!oneTool) return window ? 'calls INDEXED BY calls_by_time' : 'calls';
           const to = page.before ? '@bms + 1' : f.to !== undefined ? '@to' : undefined;

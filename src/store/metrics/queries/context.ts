@@ -11,7 +11,7 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { createMetricsMaintainer } from '../maintain.js';
 import { ALL_TIME } from '../sql.js';
 import type { Params } from './sql-parts.js';
-import { toolCallsIn } from './tool-calls.js';
+import { isOneTool, toolCallsIn } from './tool-calls.js';
 
 /**
  * Below this share of a project's calls, a time range is read through `calls_by_time`
@@ -74,7 +74,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
    * cheaply.
    */
   function rawCalls(f: CallFilter, span: Span = f): string {
-    return f.tool !== undefined && f.session === undefined ? toolCallsIn(span) : 'calls';
+    return isOneTool(f) ? toolCallsIn(span) : 'calls';
   }
 
   /**
@@ -85,8 +85,7 @@ export function createQueryContext(db: Database.Database, readonly = false) {
    * session index, for `bySession` reads of distinct sessions).
    */
   function callsOf(p: number, f: CallFilter, span: Span = f, bySession = false): string {
-    if (f.session !== undefined) return 'calls';
-    if (f.tool !== undefined) return toolCallsIn(span);
+    if (f.session !== undefined || f.tool !== undefined) return rawCalls(f, span);
     if ((span.from !== undefined || span.to !== undefined) && timeShare(p, span) < TIME_INDEX_SHARE)
       return 'calls INDEXED BY calls_by_time';
     return bySession ? 'calls INDEXED BY calls_by_session' : 'calls';

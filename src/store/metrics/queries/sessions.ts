@@ -4,7 +4,7 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { HEAD_SQL, OC_SQL } from '../sql.js';
 import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
-import { toolCalls } from './tool-calls.js';
+import { isOneTool, toolCallsIn } from './tool-calls.js';
 import { SESSION_LABEL_FIELDS, sessionNamer, type SessionName } from './session-names.js';
 import { conditions, RAW, SCHEMA_OF_SESSION, type Params } from './sql-parts.js';
 
@@ -148,14 +148,7 @@ export function sessionQueries(ctx: QueryContext) {
         const sqlWhere = w.sql.replace('project_id = @projectId', `project_id IN (${inList})`);
         Object.assign(params, w.params);
         // One tool's calls come through its sessions by hour (no other tool's call is read).
-        const from =
-          f.tool !== undefined && f.session === undefined
-            ? toolCalls({
-                from: f.from !== undefined ? '@from' : undefined,
-                to: f.to !== undefined ? '@to' : undefined,
-                projects: `IN (${inList})`,
-              })
-            : 'calls';
+        const from = isOneTool(f) ? toolCallsIn(f, { projects: `IN (${inList})` }) : 'calls';
         perClient = `SELECT project_id, session_id, client_name, ${SESSION_AGG_COLUMNS(OC_SQL(), HEAD_SQL())}
           FROM ${from} WHERE ${sqlWhere} GROUP BY project_id, session_id, client_name`;
       }

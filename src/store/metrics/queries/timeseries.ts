@@ -12,6 +12,7 @@ import type { CallFilter } from '../../../shared/rows.js';
 import { OC_SQL } from '../sql.js';
 import type { QueryContext } from './context.js';
 import { exactDurationReader } from './exact-durations.js';
+import { isOneTool } from './tool-calls.js';
 import { toolTimelineQueries } from './tool-timeline.js';
 import { bucketSql, conditions, hourStatsIndex, RAW } from './sql-parts.js';
 
@@ -101,7 +102,7 @@ export function timeseriesQueries(ctx: QueryContext) {
      */
     sessionStarts(f: CallFilter, grain?: { widthMs: number; offsetMs: number }): number[] {
       return projectsOf(f).flatMap((p) => {
-        if (f.tool !== undefined && f.session === undefined) return toolSessionStarts(p, f, grain);
+        if (isOneTool(f)) return toolSessionStarts(p, f, grain);
         const plain = f.tool === undefined && f.session === undefined;
         if (plain) {
           const w = conditions(f, { client: 'client_name' });
@@ -136,7 +137,7 @@ export function timeseriesQueries(ctx: QueryContext) {
         const w = conditions(f, RAW);
         const params = { ...w.params, projectId: p };
         const edge = (dir: 'ASC' | 'DESC') =>
-          f.tool !== undefined && f.session === undefined
+          isOneTool(f)
             ? toolEdge(p, f, dir)
             : ((prepare(
                 `SELECT started_ms FROM calls WHERE ${w.sql} ORDER BY started_ms ${dir} LIMIT 1`,

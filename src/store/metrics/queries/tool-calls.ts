@@ -40,9 +40,17 @@ export function toolCalls(scope: ToolCallsScope = {}): string {
       AND c.tool_name = h.tool_name AND c.client_name = h.client_name) AS ${alias}`;
 }
 
-/** {@link toolCalls} bounded by a span read with `conditions(f, RAW, span)` (`@from`, `@to`). */
-export const toolCallsIn = (span: Span): string =>
+/** Whether a read of `f` is of one tool's calls outside a session: {@link toolCalls}' reads. */
+export const isOneTool = (f: CallFilter): boolean =>
+  f.tool !== undefined && f.session === undefined;
+
+/**
+ * {@link toolCalls} bounded by a span read with `conditions(f, RAW, span)` or `callFilterSql`
+ * (`@from`, `@to`), in the projects and under the name `scope` gives.
+ */
+export const toolCallsIn = (span: Span, scope: Omit<ToolCallsScope, 'from' | 'to'> = {}): string =>
   toolCalls({
+    ...scope,
     from: span.from !== undefined ? '@from' : undefined,
     to: span.to !== undefined ? '@to' : undefined,
   });
@@ -52,12 +60,8 @@ export const toolCallsIn = (span: Span): string =>
  * {@link toolCalls} for one tool's calls outside a session, else the table itself.
  */
 export function callsFor(filter: CallFilter, alias = ''): string {
-  if (filter.tool === undefined || filter.session !== undefined) {
-    return alias ? `calls ${alias}` : 'calls';
-  }
-  return toolCalls({
-    from: filter.from !== undefined ? '@from' : undefined,
-    to: filter.to !== undefined ? '@to' : undefined,
+  if (!isOneTool(filter)) return alias ? `calls ${alias}` : 'calls';
+  return toolCallsIn(filter, {
     projects: filter.projectId !== undefined ? '= @projectId' : 'IN (SELECT id FROM projects)',
     alias: alias || 'calls',
   });
