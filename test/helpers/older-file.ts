@@ -48,6 +48,25 @@ export function upgradedAndFresh(name: string): [Database.Database, Database.Dat
   return [db, fresh];
 }
 
+/** The names of the indexes on `calls`, in order. */
+export const callIndexNames = (db: Database.Database): unknown[] =>
+  db
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' ORDER BY 1",
+    )
+    .pluck()
+    .all();
+
+/** What SQLite's plan for `sql` says, one line per step (every parameter bound to 0). */
+export const queryPlan = (db: Database.Database, sql: string): string => {
+  const named = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((n) => [n.slice(1), 0]));
+  const positional = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 0);
+  const explain = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
+  return (positional.length > 0 ? explain.all(...positional) : explain.all(named))
+    .map((r) => r.detail)
+    .join('\n');
+};
+
 /** Every row of each of `tables`, ordered by its first `keyColumns` columns. */
 export const tableRows = (db: Database.Database, tables: readonly string[], keyColumns: number) =>
   Object.fromEntries(

@@ -4,10 +4,11 @@ import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { TABLES } from '../../src/store/migrations/009-exact-durations.js';
 import {
+  callIndexNames,
   expectBackfillHolds,
+  type OlderCall,
   olderFile,
   tableRows,
-  type OlderCall,
 } from '../helpers/older-file.js';
 
 const HOUR = 3_600_000;
@@ -31,18 +32,11 @@ const older = () =>
   );
 
 const rows = (db: Database.Database) => tableRows(db, TABLES, 4);
-const indexes = (db: Database.Database) =>
-  db
-    .prepare(
-      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' ORDER BY 1",
-    )
-    .pluck()
-    .all();
 
 describe('migration exact-durations', () => {
   it('counts each tool’s durations by day and by hour, and swaps the duration index for a time index', () => {
     const { db, index } = older();
-    expect(indexes(db)).toContain('calls_by_tool_duration');
+    expect(callIndexNames(db)).toContain('calls_by_tool_duration');
     expect(migrate(db, MIGRATIONS.slice(0, index + 1))).toBe(MIGRATIONS[index]!.version);
     const migrated = rows(db);
     // Five hours over a midnight: every call counted once per table, in six clock hours.
@@ -60,8 +54,8 @@ describe('migration exact-durations', () => {
     expect(tool0.all()).toEqual(
       Array.from({ length: 8 }, (_, k) => ({ duration_ms: k * 35, n: 10 })),
     );
-    expect(indexes(db)).toContain('calls_by_tool_time');
-    expect(indexes(db)).not.toContain('calls_by_tool_duration');
+    expect(callIndexNames(db)).toContain('calls_by_tool_time');
+    expect(callIndexNames(db)).not.toContain('calls_by_tool_duration');
     // What the backfill wrote is what a full rebuild computes; STRICT; keyed by project.
     expectBackfillHolds(
       db,

@@ -4,7 +4,13 @@ import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { rebuildSql } from '../../src/store/metrics/sql.js';
 import { prepareMaintainStatements } from '../../src/store/metrics/maintain/statements.js';
-import { olderFile, tableRows, upgradedAndFresh, type OlderCall } from '../helpers/older-file.js';
+import {
+  olderFile,
+  queryPlan,
+  tableRows,
+  upgradedAndFresh,
+  type OlderCall,
+} from '../helpers/older-file.js';
 
 /** The indexes on `calls`, each with its columns in order. */
 const callIndexes = (db: Database.Database) =>
@@ -24,16 +30,6 @@ const callIndexes = (db: Database.Database) =>
           .map((c) => c.name),
       ]),
   );
-
-/** What SQLite's plan for `sql` says, one line per step (every parameter bound to 0). */
-const plan = (db: Database.Database, sql: string): string => {
-  const named = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((n) => [n.slice(1), 0]));
-  const positional = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 0);
-  const explain = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
-  return (positional.length > 0 ? explain.all(...positional) : explain.all(named))
-    .map((r) => r.detail)
-    .join('\n');
-};
 
 // Two sessions, two tools, a retry chain and a late call: facts of every kind.
 const CALLS: OlderCall[] = [
@@ -79,8 +75,8 @@ describe('migration one-session-index', () => {
     const st = prepareMaintainStatements(db);
     for (const name of ['toolLast', 'anchorOf', 'groupFrom', 'chainPrefixStats'] as const) {
       const sql = st[name].source;
-      expect(plan(db, sql), name).toMatch(/USING (COVERING )?INDEX calls_by_session \(/);
-      expect(plan(db, sql), name).not.toMatch(/TEMP B-TREE|SCAN calls\b/);
+      expect(queryPlan(db, sql), name).toMatch(/USING (COVERING )?INDEX calls_by_session \(/);
+      expect(queryPlan(db, sql), name).not.toMatch(/TEMP B-TREE|SCAN calls\b/);
     }
     db.close();
   });

@@ -6,11 +6,13 @@ import { TABLES } from '../../src/store/migrations/013-narrow-time-index.js';
 import { toolCalls } from '../../src/store/metrics/queries/tool-calls.js';
 import { hourStatsIndex } from '../../src/store/metrics/queries/sql-parts.js';
 import {
+  callIndexNames,
   expectBackfillHolds,
+  type OlderCall,
   olderFile,
+  queryPlan,
   tableRows,
   upgradedAndFresh,
-  type OlderCall,
 } from '../helpers/older-file.js';
 
 const HOUR = 3_600_000;
@@ -35,33 +37,19 @@ const older = () =>
     ]),
   );
 
-const indexes = (db: Database.Database) =>
-  db
-    .prepare(
-      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'calls' ORDER BY 1",
-    )
-    .pluck()
-    .all();
-
-/** What SQLite's plan for `sql` says, one line per step (every named parameter bound to 0). */
-const plan = (db: Database.Database, sql: string): string => {
-  const named = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((n) => [n.slice(1), 0]));
-  return db
-    .prepare<Record<string, number>, { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-    .all(named)
-    .map((r) => r.detail)
-    .join('\n');
-};
-
 describe('migration narrow-time-index', () => {
   it("counts each tool's calls by hour, session and client, and drops the tool-order index", () => {
     const { db, index } = older();
     const calls = db.prepare('SELECT * FROM calls ORDER BY id').all();
-    expect(indexes(db)).toContain('calls_by_tool_time');
+    expect(callIndexNames(db)).toContain('calls_by_tool_time');
 
     expect(migrate(db, MIGRATIONS.slice(0, index + 1))).toBe(MIGRATIONS[index]!.version);
 
-    expect(indexes(db)).toEqual(['calls_by_session', 'calls_by_time', 'calls_chain_members']);
+    expect(callIndexNames(db)).toEqual([
+      'calls_by_session',
+      'calls_by_time',
+      'calls_chain_members',
+    ]);
     expect(db.prepare('SELECT * FROM calls ORDER BY id').all()).toEqual(calls);
     const migrated = tableRows(db, TABLES, 5);
     expect(db.prepare('SELECT sum(calls) AS n FROM metrics_tool_session_hours').get()).toEqual({
@@ -103,7 +91,7 @@ describe('migration narrow-time-index', () => {
     migrate(db, MIGRATIONS.slice(0, index + 1));
     const read = `SELECT session_id, started_ms FROM ${toolCalls({ from: '@from', to: '@to' })}
       WHERE project_id = @projectId AND tool_name = @tool AND started_ms >= @from AND started_ms < @to`;
-    const steps = plan(db, read);
+    const steps = queryPlan(db, read);
     expect(steps).toMatch(
       /SEARCH h USING PRIMARY KEY \(project_id=\? AND tool_name=\? AND hour_ms>\? AND hour_ms<\?\)/,
     );
@@ -129,7 +117,7 @@ describe('migration narrow-time-index', () => {
     const { db, index } = older();
     migrate(db, MIGRATIONS.slice(0, index + 1));
     const read = (f: { tool?: string }) =>
-      plan(
+      queryPlan(
         db,
         `SELECT tool_name, oc, sum(calls) FROM metrics_hour_stats ${hourStatsIndex(f)}
          WHERE project_id = @p AND hour_ms >= @from AND hour_ms < @to
