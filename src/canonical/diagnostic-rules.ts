@@ -18,6 +18,11 @@ import { EMPTY_ARGS_HASH, NULL_ARGS_HASH } from './hash.js';
 import { isWellFormed } from './json-values.js';
 import { decompose } from './numbers.js';
 import { SDK_MODELS } from './sdks/catalogue.js';
+import {
+  HIGH_SURROGATE_REFUSAL,
+  hasLoneHighSurrogate,
+  parserRefusesLoneSurrogate,
+} from './sdks/parser-refusal.js';
 import { DEFAULT_VARIANTS, LANGUAGES } from './traps/languages.js';
 import { EncodeFailure } from './traps/notes.js';
 
@@ -212,10 +217,13 @@ export function stringDiagnostics(
     // What the SDKs' own code does (src/canonical/sdks), not what a hand-rolled encoder would.
     const effects: SdkEffect[] = SDK_MODELS.map(({ id, style, evidence, refusedByParser }) => {
       const rule = style.strings.loneSurrogate;
-      if (rule === 'fail' && refusedByParser?.includes('lone-surrogate'))
+      const loneHigh = hasLoneHighSurrogate(node.value);
+      if (rule === 'fail' && parserRefusesLoneSurrogate(refusedByParser, loneHigh))
         return {
           sdk: id,
-          effect: `not sent: ${style.strings.loneSurrogateFailure ?? 'its parser refuses the request'}`,
+          effect: refusedByParser?.includes('lone-surrogate')
+            ? `not sent: ${style.strings.loneSurrogateFailure ?? 'its parser refuses the request'}`
+            : HIGH_SURROGATE_REFUSAL,
         };
       const effect =
         rule === 'escape'

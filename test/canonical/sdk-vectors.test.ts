@@ -199,9 +199,35 @@ describe('what issue 11 found with the real SDKs', () => {
       expect(a.sdks[id].text).toBeNull();
       expect(a.sdks[id].argsHash).toBe('000000000000');
     }
-    expect(a.sdks.ruby.failure).toMatch(/JSON\.parse refuses a lone surrogate/);
+    expect(a.sdks.ruby.failure).toMatch(/JSON\.parse refuses a lone high surrogate/);
+    expect(a.sdks.ruby.sent).toBe(false);
     // The hand-rolled view is still there, separately: Python's json.dumps escapes it too.
     expect(a.languages.python.text).toBe(a.canonical);
+  });
+
+  // Issue 43, measured with Ruby's json 2.6.1: JSON.parse('{"\udc00":1}') succeeds (the key is
+  // the bytes ED B0 80, not UTF-8); the SDK's writer raises on them and args_hash rescues it.
+  it('{"\\udc00":1}: Ruby parses a lone low surrogate and sends 000000000000; a lone high one is never sent', () => {
+    const low = analyze('{"\\udc00":1}', nodeSha256Hex);
+    expect(low.sdks.ruby).toMatchObject({ text: null, argsHash: '000000000000', sent: true });
+    expect(low.sdks.ruby.failure).toMatch(/lone low surrogate.*000000000000/);
+    const lowValue = analyze('{"s":"x\\ude80y"}', nodeSha256Hex);
+    expect(lowValue.sdks.ruby).toMatchObject({ argsHash: '000000000000', sent: true });
+    // A lone high surrogate anywhere in the text stops the parser, whatever else it holds.
+    const both = analyze('{"a":"\\udc00","b":"\\ud800"}', nodeSha256Hex);
+    expect(both.sdks.ruby).toMatchObject({ text: null, sent: false });
+    // A real pair is neither: it is hashed like every other SDK's.
+    const pair = analyze('{"s":"\\ud83d\\ude80"}', nodeSha256Hex);
+    expect(pair.sdks.ruby.argsHash).toBe(pair.sdks.ts.argsHash);
+    // What the diagnostics say per string, beside the model.
+    const lowEffect = low.diagnostics
+      .find((d) => d.code === 'lone-surrogate')!
+      .affects!.find((e) => e.sdk === 'ruby')!.effect;
+    expect(lowEffect).toMatch(/^cannot hash, 000000000000/);
+    const highEffect = analyze('{"s":"\\ud800"}', nodeSha256Hex)
+      .diagnostics.find((d) => d.code === 'lone-surrogate')!
+      .affects!.find((e) => e.sdk === 'ruby')!.effect;
+    expect(highEffect).toMatch(/^not sent: JSON\.parse refuses a lone high surrogate/);
   });
 
   it('conformance no longer blames Python for the TypeScript SDK\u2019s hash, and names Go for its own', () => {

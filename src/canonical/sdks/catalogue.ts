@@ -49,7 +49,7 @@ export interface SdkModel {
    * Refusals that happen in the host's JSON parser, before the SDK sees a call: the MCP request
    * itself does not parse, so no call payload is sent at all — not a 000000000000 hash.
    */
-  refusedByParser?: readonly ('depth' | 'lone-surrogate')[];
+  refusedByParser?: readonly ('depth' | 'lone-surrogate' | 'lone-high-surrogate')[];
   /**
    * The entry point `style` models, where an SDK has more than one that hash differently
    * (PHP: arrays as the host decoded them, or the raw bytes).
@@ -229,13 +229,14 @@ export const SDK_MODELS: readonly SdkModel[] = [
     nullArguments: 'absent',
     style: rfc8785('fail', 100, {
       loneSurrogateFailure:
-        'JSON.parse refuses a lone surrogate ("incomplete surrogate pair"): the call never reaches MCPulse.record',
+        'JSON.parse takes a lone low surrogate as three bytes that are not UTF-8; the canonical writer raises on them (char.ord) and Hashing.args_hash rescues it: 000000000000',
     }),
-    refusedByParser: ['depth', 'lone-surrogate'],
+    refusedByParser: ['depth', 'lone-high-surrogate'],
     facts: [
       'Integers are written as doubles (Float(value)), so past 2^53 they round like TS; its spec pins it (spec/run.rb)',
       'nil arguments hash as {} (Hashing.args_hash)',
-      'JSON.parse (json 2.6, measured here) refuses a lone surrogate and stops at max_nesting 100: the request never parses, so the call is never recorded — nothing is sent',
+      'JSON.parse (json 2.6, measured here) refuses a lone high surrogate ("incomplete surrogate pair") and stops at max_nesting 100: the request never parses, so the call is never recorded — nothing is sent',
+      'A lone low surrogate parses (as the bytes ED B0 80, not valid UTF-8); Canonical.write_string raises on it and Hashing.args_hash answers 000000000000 (measured with json 2.6.1)',
     ],
   },
   {

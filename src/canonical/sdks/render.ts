@@ -10,6 +10,11 @@ import type { TrapHit } from '../traps/catalogue.js';
 import { encodeAs } from '../traps/encode.js';
 import { EncodeFailure, TrapNotes } from '../traps/notes.js';
 import { SDK_MODELS, type SdkModel } from './catalogue.js';
+import {
+  astHasLoneHighSurrogate,
+  HIGH_SURROGATE_REFUSAL,
+  parserRefusesLoneSurrogate,
+} from './parser-refusal.js';
 
 /** What one SDK sends for one input. */
 export interface SdkRendering {
@@ -75,14 +80,17 @@ function renderOne(model: SdkModel, ast: JsonNode, hasher: Hasher): SdkRendering
       text = null;
       failure = error.message;
       const cause = error.failed;
-      if (
-        (cause === 'depth' || cause === 'lone-surrogate') &&
-        model.refusedByParser?.includes(cause)
-      ) {
+      if (cause === 'depth' && model.refusedByParser?.includes('depth')) {
         sent = false;
-        if (cause === 'depth')
-          failure = `not sent: its parser stops at depth ${model.style.maxDepth}, so the request never parses and no call is recorded`;
-        else failure = `not sent: ${failure}`;
+        failure = `not sent: its parser stops at depth ${model.style.maxDepth}, so the request never parses and no call is recorded`;
+      } else if (cause === 'lone-surrogate') {
+        const loneHigh = astHasLoneHighSurrogate(ast);
+        if (parserRefusesLoneSurrogate(model.refusedByParser, loneHigh)) {
+          sent = false;
+          failure = model.refusedByParser?.includes('lone-surrogate')
+            ? `not sent: ${failure}`
+            : HIGH_SURROGATE_REFUSAL;
+        }
       }
     }
   }
