@@ -21,7 +21,7 @@ const QUIET_MS = 1000;
  * room anyway: a slice of 12 ms costs ~20% more CPU per call than one of 50 ms (more commits,
  * the same index pages written again), which a flood longer than the spool pays on every
  * call. Taking these slices from half-full on, not only when full, raised such a flood's
- * sustained rate ~5–15% (docs/benchmarks.md, "Issue 19, session 13").
+ * sustained rate ~5–15% (docs/benchmarks-history.md, "Issue 19, session 13").
  */
 export const FULL_SPOOL_SLICE_MS = 50;
 /** Ingest counts as busy for this long after a group; applying waits for a quiet moment… */

@@ -82,7 +82,7 @@ const twoAt = (text: string, i: number): number => {
  * The shapes real SDKs send — `YYYY-MM-DDTHH:MM:SS`, then no fraction or 1–9 fraction digits,
  * then `Z` or `+00:00` (wire-format §2: TS, PHP, Ruby, Go, Kotlin, .NET) — read digit by digit,
  * with every field in range; anything else is `undefined` and takes the general path. Why: the
- * pattern and `Date` cost ~3% of a flood's main thread (docs/benchmarks.md, "Issue 19,
+ * pattern and `Date` cost ~3% of a flood's main thread (docs/benchmarks-history.md, "Issue 19,
  * session 16"); test/store/timestamp.test.ts holds the two paths equal.
  */
 function commonEpoch(text: string): number | undefined {

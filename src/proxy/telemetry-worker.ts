@@ -22,7 +22,7 @@ const POLL_MS = 5;
  * While traffic never pauses, observe at least this often: as often as the sink sends then, so
  * that a session without pauses meets one burst of our work every few seconds (observe, then
  * send at once: the sink's age counts from the relay), not a parse every second besides —
- * issue 18's 1,000 calls/s p99, docs/benchmarks.md. What is unobserved at exit is observed
+ * issue 18's 1,000 calls/s p99, docs/benchmarks-history.md. What is unobserved at exit is observed
  * before it is sent or handed off: five seconds of a flood take ~0.5 s, and the ring's half
  * mark drains a flood sooner.
  */

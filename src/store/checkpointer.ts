@@ -8,7 +8,7 @@
  * blocking anyone — every 100 ms while the WAL keeps growing, every 500 ms once it stopped.
  * (At 500 ms throughout, a flood filled the soft bound three times between two of them, and
  * the writer's restarts below copied the rest themselves: 16–46 ms each, 10–12% of the event
- * loop; at 100 ms they take half that, docs/benchmarks.md.) But a passive checkpoint never
+ * loop; at 100 ms they take half that, docs/benchmarks-history.md.) But a passive checkpoint never
  * *resets* a WAL a steady writer keeps appending to (issue 19: 189 MB in a minute, 16.5 GB in
  * ten), so the writer itself, between its own transactions, finishes the job
  * ({@link createWalGuard}):
@@ -17,8 +17,8 @@
  *   frames the worker has not reached yet and starts the log again from its first frame. The
  *   file is not cut (`journal_size_limit` trims it back to the soft bound at the next write),
  *   so under load the same 16 MiB is written over and over: no ftruncate, no new blocks to
- *   allocate (a few percent of an apply slice's time, docs/benchmarks.md). The writer is the
- *   only writer and reads are short, so nothing makes it wait but the worker's checkpoint
+ *   allocate (a few percent of an apply slice's time, docs/benchmarks-history.md). The writer is
+ *   the only writer and reads are short, so nothing makes it wait but the worker's checkpoint
  *   lock;
  * - past the hard bound (the worker fell far behind, or another process holds a read open),
  *   ingest waits for that checkpoint (up to 5 s) and is refused with 503 rather than let the

@@ -6,8 +6,8 @@
  * of the one fine bucket holding a rank, read in duration order. But a new call lands at a
  * random place in that index — anywhere in its tool's whole history — so every call dirtied a
  * page of its own: at a million calls, 71% of the distinct pages an apply slice wrote were
- * that index's (issue 19, docs/benchmarks.md). Durations repeat: one tool, in one day, takes a
- * few thousand distinct values at most. So:
+ * that index's (issue 19, docs/benchmarks-history.md). Durations repeat: one tool, in one day,
+ * takes a few thousand distinct values at most. So:
  *
  * - `metrics_duration_days` and `metrics_duration_hours` count each tool's calls per (day or
  *   hour, duration in ms). A fine bucket's exact values over any whole hours are read with one

@@ -5,7 +5,7 @@
  * temporary b-tree of the listed values, built again on every execution of an INSERT or UPDATE
  * statement — and ingest executes one per call. The constraints of `calls` cost ~23,000
  * instructions per inserted row, about a third of the whole insert with its four indexes
- * (valgrind's instruction counts; 1.2 µs of 4.5 µs for the bare row, docs/benchmarks.md).
+ * (valgrind's instruction counts; 1.2 µs of 4.5 µs for the bare row, docs/benchmarks-history.md).
  * Written as `outcome = 'ok' OR outcome = 'bad_args' OR …`, the same rule costs a few
  * comparisons.
  *

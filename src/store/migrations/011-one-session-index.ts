@@ -6,7 +6,7 @@
  * a session. Every call went into both, and into the second at one place per (session, tool)
  * rather than one per session — so its pages split in the middle five times as often. It was the
  * dearest of the four: 2.4 of the ~9 µs of CPU an inserted row costs with its indexes, the
- * table itself 3.3 (docs/benchmarks.md, "Issue 19, session 12").
+ * table itself 3.3 (docs/benchmarks-history.md, "Issue 19, session 12").
  *
  * The new `calls_by_session` (project, session, start, id, tool, client) serves both: a
  * session's calls in order as before, and one tool's calls in it by reading the session's

@@ -7,7 +7,7 @@
  * second at one of as many places as the project has tools. Together they were the dearest
  * part of a flood's apply slices — pages dirtied, written to the WAL, checkpointed: this
  * migration raised a flood's sustained rate from 25–29% of the bare baseline to 28–36%
- * (median 33%; issue 19, docs/benchmarks.md). Time ranges read rollups for their whole hours, so the raw reads left
+ * (median 33%; issue 19, docs/benchmarks-history.md). Time ranges read rollups for their whole hours, so the raw reads left
  * are a range's partial hours: `calls_by_time` is (project, start) again, each row looked up.
  *
  * `metrics_tool_session_hours` counts each tool's calls per (hour, session, client). It is a

@@ -65,7 +65,7 @@ interface StepScan {
 /**
  * How many calls the search reads at a time. It walks every call of the sessions a step takes
  * (they are skipped as taken): one query per call cost 4 µs per deleted call, a tenth of a
- * step; 512 at a time, 1.6 µs (docs/benchmarks.md, "Issue 19, session 16").
+ * step; 512 at a time, 1.6 µs (docs/benchmarks-history.md, "Issue 19, session 16").
  */
 const READ_AHEAD = 512;
 

@@ -10,7 +10,7 @@
  *
  * Why in memory: one grouped `UPDATE … FROM (SELECT … GROUP BY …)` per rollup and variant read
  * and sorted the same calls again and again; with the rows read once (as arrays, ./cut.ts) a
- * deleted call costs 27–29 µs of CPU instead of 38–43 (docs/benchmarks.md, "Issue 19,
+ * deleted call costs 27–29 µs of CPU instead of 38–43 (docs/benchmarks-history.md, "Issue 19,
  * session 16").
  */
 import type Database from 'better-sqlite3';

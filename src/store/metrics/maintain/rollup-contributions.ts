@@ -27,7 +27,7 @@ export function writeFactsAndRollups(
   // Rows are written in id order, not in the session order they were touched in: new calls
   // then go to the end of the table one after another, where inserting them interleaved
   // split its last pages in the middle (callgrind: 3% of SQLite's instructions per applied
-  // call, a quarter of those spent rebalancing pages; docs/benchmarks.md).
+  // call, a quarter of those spent rebalancing pages; docs/benchmarks-history.md).
   const writes: Touched[] = [];
   for (const t of touched.values()) {
     const r = t.row;

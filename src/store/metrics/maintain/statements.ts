@@ -7,7 +7,7 @@ import { COLS, type ChainStats, type Row } from './rows.js';
 // Neighbour lookups are written `started_ms <= ? AND (started_ms < ? OR id < ?)` rather than
 // `(started_ms < ? OR (started_ms = ? AND id < ?))`: same meaning, but SQLite can only turn the
 // first into an index range, so a lookup costs the same in a session of ten calls or ten
-// thousand (docs/benchmarks.md, "Where the time goes").
+// thousand (docs/benchmarks-history.md, "Where the time goes").
 
 /** One retry chain's row in `metrics_chains` as the maintainer writes it, its counts together. */
 export type ChainPut = Omit<ChainRow, keyof ChainStats | 'resolved'> & {
