@@ -119,6 +119,10 @@ function tableSection(db: Database.Database, t: TableRow, origins: Origins): str
     '',
   ];
   const columns = columnsOf(db, t.name);
+  // A lone INTEGER PRIMARY KEY of a rowid table is the rowid itself: never NULL, whatever the
+  // pragma says of its declaration.
+  const isRowid = (c: ColumnRow): boolean =>
+    !t.wr && c.pk === 1 && c.type === 'INTEGER' && columns.filter((o) => o.pk > 0).length === 1;
   out.push(
     mdTable(
       ['Column', 'Type', 'Not null', 'Default', 'Primary key', 'Added'],
@@ -126,9 +130,9 @@ function tableSection(db: Database.Database, t: TableRow, origins: Origins): str
         code(c.name),
         c.type,
         // A WITHOUT ROWID table's key can never be NULL, declared so or not.
-        c.notnull || (c.pk && t.wr) ? 'yes' : '',
+        c.notnull || (c.pk && t.wr) || isRowid(c) ? 'yes' : '',
         c.dflt_value === null ? '' : code(c.dflt_value),
-        c.pk ? String(c.pk) : '',
+        isRowid(c) ? 'rowid' : c.pk ? String(c.pk) : '',
         String(origins.columns.get(`${t.name}.${c.name}`)),
       ]),
     ),
@@ -208,7 +212,8 @@ export function schemaMarkdown(): string {
       'from the migrations: after adding one, run `node --import tsx scripts/write-schema-doc.ts`',
       '(test/docs/schema-doc.test.ts fails until you do). The metrics terms (outcome class, link,',
       'run, chain, fine bucket) are defined in [metrics.md](metrics.md); "Added" is the migration',
-      'that gave a column, index or trigger its current form.',
+      'that gave a column, index or trigger its current form; "Primary key" is the column’s place',
+      'in the key, `rowid` an INTEGER PRIMARY KEY that is the table’s rowid.',
       '',
       '## Migrations',
       '',

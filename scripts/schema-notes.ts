@@ -95,7 +95,7 @@ export const TABLE_NOTES: Record<string, TableNote> = {
   },
   metrics_hourly: {
     group: 'Metrics: rollups',
-    text: `The hourly series without tool or client, keyed by (project, \`hour_ms\`, \`oc\`, \`link\`): \`calls\` and \`units\` (sum of \`response_bytes\`). Hours compose into the viewer’s local days. ${OC}.`,
+    text: `The hourly series without tool or client, keyed by (project, \`hour_ms\`, \`oc\`, \`link\`): \`calls\` and \`units\` (sum of \`response_bytes\`). Hours compose into the viewer’s local days. ${OC}, ${LINK}.`,
   },
   metrics_sessions: {
     group: 'Metrics: rollups',
