@@ -2,17 +2,45 @@
  * A real server on port 0 over a real SQLite file in a temp folder, for integration tests.
  */
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Api } from '../../src/api/handlers.js';
-import { answerOf, getRemote, operationPath, type ApiQuery } from '../../src/api/remote.js';
+import {
+  answerOf,
+  getRemote,
+  operationPath,
+  tokenHeaders,
+  type ApiQuery,
+} from '../../src/api/remote.js';
 import type { ApiName } from '../../src/shared/api-routes.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
+/**
+ * This test process's owner token: every server a test starts asks for it (as `serve` asks for
+ * the one in ~/.mcpulse-devtools/token), and every helper sends it, as the CLI's clients do.
+ */
+export const TEST_TOKEN = `test-${randomBytes(16).toString('hex')}`;
+
+/** The header that carries {@link TEST_TOKEN}. */
+export const TOKEN_HEADERS: Record<string, string> = tokenHeaders(TEST_TOKEN);
+
+/** `fetch` with the owner token's header added (for calls to `/api/*` and the proxy route). */
+export function authedFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, {
+    ...init,
+    headers: { ...TOKEN_HEADERS, ...(init.headers as Record<string, string> | undefined) },
+  });
+}
+
 export interface TestServer {
   url: string;
+  /** The owner token this server asks for. */
+  token: string;
+  /** `fetch(url + path)` with the token's header (what the CLI's clients send). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   server: RunningServer;
   store: Store;
   dir: string;
@@ -62,10 +90,18 @@ export async function startTestServer(
     }
   }
   const store = openStore(dbPath);
-  const server = await startServer({ store, port: 0, rateLimit: false, ...options });
+  const token = options.token ?? TEST_TOKEN;
+  const server = await startServer({ store, port: 0, rateLimit: false, ...options, token });
   const url = `http://127.0.0.1:${server.info.port}`;
+  const withToken = (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${url}${path}`, {
+      ...init,
+      headers: { ...tokenHeaders(token), ...(init.headers as Record<string, string> | undefined) },
+    });
   return {
     url,
+    token,
+    fetch: withToken,
     server,
     store,
     dir,
@@ -84,7 +120,7 @@ export async function startTestServer(
     },
     api: async (name, query) => {
       const path = operationPath(name, query);
-      const res = await fetch(`${url}${path}`);
+      const res = await withToken(path);
       if (res.status !== 200) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
       return answerOf(name, await res.json());
     },
@@ -115,10 +151,10 @@ export function storedBySession(path: string): Record<string, number> {
  * Waits until the server at `url` has applied every spooled flush, and returns how many were
  * waiting at first. (Reads wait for an ordinary backlog themselves, but not for a flood's.)
  */
-export async function untilSpoolApplied(url: string): Promise<number> {
+export async function untilSpoolApplied(url: string, token = TEST_TOKEN): Promise<number> {
   let first: number | undefined;
   for (;;) {
-    const { spool } = await getRemote(url, 'spool');
+    const { spool } = await getRemote(url, 'spool', {}, { token });
     if (!spool) throw new Error('the server reports no spool');
     first ??= spool.pendingRequests;
     if (spool.pendingRequests === 0) return first;
