@@ -19,7 +19,6 @@ $MCPULSE_DEVTOOLS_TOKEN if set, else the one in ~/.mcpulse-devtools/token (made 
 
 export const command: Command = {
   summary: "print the dashboard's link with the owner token (open it in your browser)",
-  // eslint-disable-next-line @typescript-eslint/require-await
   async run(argv, io) {
     const { values } = parseFlags(argv, {
       port: { type: 'string' },
