@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOKEN_ENV_VARS } from '../helpers/token.js';
 import type { LauncherSignal } from '../../src/host/launcher-signal.js';
 import type { MenuEntry } from '../../src/electron/menu.js';
 import type {
@@ -163,8 +164,9 @@ export function fakeDesktop(options: FakeDesktopOptions = {}): FakeDesktop {
     betterSqliteDir: options.betterSqliteDir ?? join(userData, 'no-better-sqlite3'),
     fileExists: existsSync,
     argv: options.argv ?? ['--port', '0'],
-    // The owner token's folder (~/.mcpulse-devtools) in the temp folder, never the real home.
-    env: options.env ?? { HOME: userData },
+    // The owner token is this test file's; its folder (~/.mcpulse-devtools), were one made,
+    // would be in the temp folder, never the real home.
+    env: options.env ?? { HOME: userData, ...TOKEN_ENV_VARS },
   };
   return {
     ...recorded,

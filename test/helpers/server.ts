@@ -2,7 +2,6 @@
  * A real server on port 0 over a real SQLite file in a temp folder, for integration tests.
  */
 import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,22 +17,9 @@ import type { ApiName } from '../../src/shared/api-routes.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
-/**
- * This test process's owner token: every server a test starts asks for it (as `serve` asks for
- * the one in ~/.mcpulse-devtools/token), and every helper sends it, as the CLI's clients do.
- */
-export const TEST_TOKEN = `test-${randomBytes(16).toString('hex')}`;
+import { TEST_TOKEN } from './token.js';
 
-/** The header that carries {@link TEST_TOKEN}. */
-export const TOKEN_HEADERS: Record<string, string> = tokenHeaders(TEST_TOKEN);
-
-/** `fetch` with the owner token's header added (for calls to `/api/*` and the proxy route). */
-export function authedFetch(url: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(url, {
-    ...init,
-    headers: { ...TOKEN_HEADERS, ...(init.headers as Record<string, string> | undefined) },
-  });
-}
+export { authedFetch, TEST_TOKEN, TOKEN_HEADERS } from './token.js';
 
 export interface TestServer {
   url: string;

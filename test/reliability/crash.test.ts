@@ -8,6 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import { untilSpoolApplied } from '../helpers/server.js';
 import { batchOf, postIngest, serve, tempDir } from './helpers/process.js';
 import { getRemote } from '../../src/api/remote.js';
+import { TEST_TOKEN } from '../helpers/token.js';
 
 const { dir, remove } = tempDir('mcpulse-crash-');
 afterAll(remove);
@@ -59,7 +60,7 @@ it(
       // The kills left acknowledged flushes in the spool: this start applies them. A backlog
       // that large is a flood's, which reads do not wait out, so wait for it here.
       const leftInSpool = await untilSpoolApplied(server.url);
-      const status = await getRemote(server.url, 'status');
+      const status = await getRemote(server.url, 'status', {}, { token: server.token });
       const file = new Database(db, { readonly: true });
       try {
         expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
