@@ -8,7 +8,6 @@ import { afterAll, expect, it } from 'vitest';
 import { untilSpoolApplied } from '../helpers/server.js';
 import { batchOf, postIngest, serve, tempDir } from './helpers/process.js';
 import { getRemote } from '../../src/api/remote.js';
-import { TEST_TOKEN } from '../helpers/token.js';
 
 const { dir, remove } = tempDir('mcpulse-crash-');
 afterAll(remove);
