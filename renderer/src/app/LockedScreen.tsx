@@ -19,10 +19,11 @@ export function LockedScreen() {
   return (
     <main className="locked" data-testid="locked-screen">
       <div className="locked-card">
-        <div className="brand locked-brand">
+        {/* The sidebar's brand, in classes of its own: the narrow layout hides the sidebar's. */}
+        <div className="locked-brand">
           <span className="brand-mark" aria-hidden="true" />
-          <span className="brand-name">MCPulse</span>
-          <span className="brand-sub">Devtools</span>
+          <span className="locked-brand-name">MCPulse</span>
+          <span className="locked-brand-sub">Devtools</span>
         </div>
         <div className="locked-icon" aria-hidden="true">
           <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor">
