@@ -4,6 +4,7 @@
  * locked screen — never a blank page or a wall of failed panels — in both themes, wide and
  * narrow (screenshots in docs/design/issue-40/).
  */
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { expect, test } from './server.js';
 import { guardConsole } from './ui-helpers.js';
@@ -84,6 +85,11 @@ for (const width of [1440, 390]) {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow).toBeLessThanOrEqual(0);
+        // WCAG 2 AA, as every page of the app (e2e/a11y.spec.ts).
+        const axe = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+          .analyze();
+        expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({ path: `${SHOTS}/locked-${width}-${colorScheme}.png` });
       } finally {
