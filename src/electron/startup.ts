@@ -46,7 +46,9 @@ export function desktopOptions(
     throw new Error(`--port: expected a port number (0-65535), received '${String(values.port)}'`);
   const db = typeof values.db === 'string' ? values.db : env.MCPULSE_DEVTOOLS_DB;
   const dbPath = db || join(userData, 'devtools.db');
-  return typeof values.token === 'string' ? { port, dbPath, token: values.token } : { port, dbPath };
+  return typeof values.token === 'string'
+    ? { port, dbPath, token: values.token }
+    : { port, dbPath };
 }
 
 /** Ends a failed start-up: said once, shown where it can be, exit 1. */

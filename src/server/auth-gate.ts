@@ -72,7 +72,10 @@ export function gate(
   if (isIngestRoute(path, misdirected)) return { answered: false, authorised: false };
   // Another machine cannot be `localhost`: its `Host` was written by hand to pass the
   // DNS-rebinding check, so nothing but ingest answers it.
-  if (!isLoopbackPeer(req.socket.remoteAddress) && isLoopbackName(hostName(req.headers.host ?? ''))) {
+  if (
+    !isLoopbackPeer(req.socket.remoteAddress) &&
+    isLoopbackName(hostName(req.headers.host ?? ''))
+  ) {
     sendJson(res, 403, {
       error: `a request from ${req.socket.remoteAddress ?? 'another machine'} addressed to '${req.headers.host ?? ''}' is refused: only this machine is localhost`,
     });
@@ -95,7 +98,12 @@ export function gate(
   const authorised = carriesToken(req, path, token, port);
   if (authorised) return { answered: false, authorised };
   if (isPrivateRoute(path) || (options.exposed && path === STATUS_PATH)) {
-    sendJson(res, 401, { error: UNAUTHORISED }, { 'www-authenticate': 'Bearer realm="mcpulse-devtools"' });
+    sendJson(
+      res,
+      401,
+      { error: UNAUTHORISED },
+      { 'www-authenticate': 'Bearer realm="mcpulse-devtools"' },
+    );
     return { answered: true };
   }
   if (options.exposed) {

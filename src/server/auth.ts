@@ -16,8 +16,7 @@ export const METRICS_PATH = '/metrics';
 export const STATUS_PATH = '/api/status';
 
 /** Where `authorization: Bearer` may carry the token (on ingest and proxy it is the SDK key). */
-const bearerAllowed = (path: string): boolean =>
-  path.startsWith('/api/') || path === METRICS_PATH;
+const bearerAllowed = (path: string): boolean => path.startsWith('/api/') || path === METRICS_PATH;
 
 /** Routes that hold or change the owner's data: never without the token. */
 export const isPrivateRoute = (path: string): boolean =>

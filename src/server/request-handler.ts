@@ -143,7 +143,11 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       // Enough for a client to know it found MCPulse Devtools and for the page to show the
       // locked screen; nothing stored, not even the database's path.
       req.resume();
-      const locked: LockedStatus = { version: info.version, authorised: false, error: UNAUTHORISED };
+      const locked: LockedStatus = {
+        version: info.version,
+        authorised: false,
+        error: UNAUTHORISED,
+      };
       return sendJson(res, 200, locked);
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);

@@ -65,7 +65,8 @@ export async function probeDevtools(
     // Bound beyond loopback, the status itself needs the token: a 401 that says so is us.
     if (
       (res.ok && typeof body.version === 'string' && body.authorised === false) ||
-      (res.status === 401 && typeof (body as { error?: unknown }).error === 'string' &&
+      (res.status === 401 &&
+        typeof (body as { error?: unknown }).error === 'string' &&
         /devtools token/.test((body as { error: string }).error))
     )
       return { kind: 'locked', version: typeof body.version === 'string' ? body.version : '' };

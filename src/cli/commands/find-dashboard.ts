@@ -13,8 +13,7 @@ import type { Served } from './serve.js';
  * this process started, if it did.
  */
 export type FoundDashboard =
-  | { endpoint: string; token?: string; served?: Served }
-  | { exit: number };
+  { endpoint: string; token?: string; served?: Served } | { exit: number };
 
 /**
  * Finds the dashboard at `url`, or starts one there (loopback URLs only). `label` prefixes
