@@ -28,6 +28,7 @@ import {
   sampleRss,
   spawnServer,
   type Proc,
+  BENCH_TOKEN,
 } from './ingest/util.js';
 import { getRemote } from '../src/api/remote.js';
 import { readRetentionTotals } from '../src/store/retention/totals.js';
@@ -93,7 +94,7 @@ interface Row {
 
 /** Reads the spool's backlog (a route that does not itself apply it). */
 async function spoolNow(url: string): Promise<number> {
-  return (await getRemote(url, 'spool')).spool?.pendingPayloads ?? 0;
+  return (await getRemote(url, 'spool', {}, { token: BENCH_TOKEN })).spool?.pendingPayloads ?? 0;
 }
 
 /** Waits until the devtools server has applied everything it acknowledged; returns ms. */

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getRemote } from '../src/api/remote.js';
 import { connect, processCpuMs, SERVERS, type Pairing } from './proxy/clients.js';
-import { CLI, ensureBuilt, fmt, spawnServer } from './ingest/util.js';
+import { BENCH_TOKEN, CLI, ensureBuilt, fmt, spawnServer } from './ingest/util.js';
 import { median } from './stats.js';
 
 const { values } = parseArgs({
@@ -201,7 +201,8 @@ function summary(rows: Row[]) {
   };
 }
 
-const status = async () => (await getRemote(dashboard.url, 'status')).counts;
+const status = async () =>
+  (await getRemote(dashboard.url, 'status', {}, { token: BENCH_TOKEN })).counts;
 
 console.log(
   `proxy bench, capture on: ${ROUNDS} rounds × (${fmt(WARMUP)} warm-up + ${HUMAN} calls at a human pace | ${fmt(RATE)} at 1,000/s | ${fmt(BURST)} pipelined, ${WINDOW} in flight), sdk pairing, direct and proxied alternating; load ${load()}`,

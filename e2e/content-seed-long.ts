@@ -68,7 +68,11 @@ async function postMessages(
   for (let i = 0; i < messages.length; i += MAX_MESSAGES_PER_POST) {
     const res = await fetch(devtools.url + PROXY_CONTENT_PATH, {
       method: 'POST',
-      headers: { authorization: `Bearer ${CONTENT_KEY}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${CONTENT_KEY}`,
+        'content-type': 'application/json',
+        ...devtools.headers,
+      },
       body: JSON.stringify({
         v: 1,
         session_id: session,

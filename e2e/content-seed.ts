@@ -218,7 +218,11 @@ export async function seedProxiedSession(devtools: DevtoolsServer): Promise<numb
   );
   const res = await fetch(devtools.url + PROXY_CONTENT_PATH, {
     method: 'POST',
-    headers: { authorization: `Bearer ${CONTENT_KEY}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${CONTENT_KEY}`,
+      'content-type': 'application/json',
+      ...devtools.headers,
+    },
     body: JSON.stringify({
       v: 1,
       session_id: PROXIED_SESSION,

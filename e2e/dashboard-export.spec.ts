@@ -112,7 +112,7 @@ test('the top bar exports the filtered view as replayable JSONL, CSV and markdow
   expect(replay.status).toBe(202);
   expect(replay.headers.get('x-mcpulse-rejected')).toBe('0');
   const summary = async (project: string): Promise<unknown> => {
-    const s = await getRemote(devtools.url, 'summary', { project });
+    const s = await getRemote(devtools.url, 'summary', { project }, { token: devtools.token });
     return [s.calls, s.sessions, s.first_call_success, s.outcomes, s.retries];
   };
   expect(await summary(projectOf(REPLAY))).toEqual(await summary(PROJECT));

@@ -2,7 +2,7 @@
  * Overview and Setup, read as a user would: the worked example of wire-format §4 through the
  * real ingest endpoint, numbers linking to their calls, and the first-run empty state.
  */
-import { expect, startDevtools, test } from './server.js';
+import { expect, openLink, startDevtools, test } from './server.js';
 import { guardConsole, projectOf, shootBoth } from './ui-helpers.js';
 
 const KEY = 'mp_live_overview_e2e';
@@ -80,6 +80,8 @@ test('before the first payload every page points to Setup, which shows the real 
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     await page.goto(server.url);
     await expect(page.getByText('Waiting for the first payload')).toBeVisible();

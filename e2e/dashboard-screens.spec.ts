@@ -4,6 +4,7 @@
  * logs an error or a CSP violation while doing so.
  */
 import { execFile } from 'node:child_process';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from './server.js';
 import { guardConsole, projectOf, shootBoth } from './ui-helpers.js';
@@ -17,7 +18,8 @@ test('every page renders with demo data in both colour schemes', async ({ page, 
   await run(
     process.execPath,
     ['dist/cli/main.js', 'demo', '--url', devtools.url, '--once', '--fast', '--key', KEY],
-    { timeout: 90_000 },
+    // The dashboard's own account and home: demo finds the owner token there itself.
+    { timeout: 90_000, env: { ...process.env, HOME: dirname(devtools.dbPath) } },
   );
   const q = `project=${projectOf(KEY)}`;
   await page.goto(`${devtools.url}/sessions?${q}`);

@@ -5,7 +5,7 @@
  * Each test has its own server: these change or delete what other specs would read.
  */
 import type { Page } from '@playwright/test';
-import { expect, startDevtools, test } from './server.js';
+import { expect, openLink, startDevtools, test } from './server.js';
 import { call, guardConsole, ingestAll, projectOf, sessionId, shootBoth } from './ui-helpers.js';
 import { getRemote } from '../src/api/remote.js';
 
@@ -31,6 +31,8 @@ test('price and retention caps: validated beside the field, saved, applied', asy
   test.setTimeout(90_000);
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     // The two refusals below are deliberate: Chromium logs every 4xx response it receives.
     const console = guardConsole(page, { allow: [/status of 400 \(Bad Request\)/] });
     await ingestAll(server, traffic, KEY);
@@ -107,8 +109,8 @@ test('price and retention caps: validated beside the field, saved, applied', asy
     await page.getByTestId('retention-totals').scrollIntoViewIfNeeded();
     await shootBoth(page, 'settings-after-pass-390');
     await page.setViewportSize(wide);
-    const { totals } = await getRemote(server.url, 'retention');
-    const status = await getRemote(server.url, 'status');
+    const { totals } = await getRemote(server.url, 'retention', {}, { token: server.token });
+    const status = await getRemote(server.url, 'status', {}, { token: server.token });
     expect(status.counts.calls + totals.deleted.calls).toBe(1_500);
     expect(status.counts.calls).toBeLessThanOrEqual(1000);
     expect(status.counts.calls).toBeGreaterThan(0);
@@ -128,6 +130,8 @@ test('clear all data asks for the phrase, then every open dashboard empties live
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     expect((await server.ingestCapture('ts-sdk-exercise', KEY)).status).toBe(202);
     const overview = await context.newPage();
@@ -161,7 +165,7 @@ test('clear all data asks for the phrase, then every open dashboard empties live
     // The other tab empties on the `cleared` event, no reload.
     await expect(overview.getByText('Waiting for the first payload')).toBeVisible();
     await expect(panel).toContainText('now 0 calls');
-    const status = await getRemote(server.url, 'status');
+    const status = await getRemote(server.url, 'status', {}, { token: server.token });
     expect(status.counts).toMatchObject({ calls: 0, startups: 0, batches: 0 });
     console.check();
     overviewConsole.check();
@@ -173,11 +177,13 @@ test('clear all data asks for the phrase, then every open dashboard empties live
 test('after clear-all the next payloads fill the dashboard again, live', async ({ page }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     expect((await server.ingestCapture('ts-sdk-exercise', KEY)).status).toBe(202);
     const res = await fetch(`${server.url}/api/admin/clear`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...server.headers },
       body: JSON.stringify({ confirm: 'delete all data' }),
     });
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@
  * Export per page, titles at one height, and bad URL filter values said on screen.
  */
 import { seedTour } from './page-tour.js';
-import { expect, startDevtools, test, type DevtoolsServer } from './server.js';
+import { expect, openLink, startDevtools, test, type DevtoolsServer } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'mp_live_design_review';
@@ -54,6 +54,8 @@ test('7 · one bucket of data: a dot and "since …", not a sparkline or a lone 
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     expect((await server.ingestCapture('ts-sdk-exercise', 'mp_live_one_point')).status).toBe(202);
     await page.goto(`${server.url}/?project=${projectOf('mp_live_one_point')}`);
@@ -70,6 +72,8 @@ test('7 · a server that goes away: the page says so and offers to try again', a
   const { server, stop } = await startDevtools();
   let stopped = false;
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     expect((await server.ingestCapture('go-style')).status).toBe(202);
     await page.goto(`${server.url}/`);
     await expect(page.getByTestId('card-calls')).toBeVisible();

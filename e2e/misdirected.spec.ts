@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, startDevtools, test } from './server.js';
+import { expect, openLink, startDevtools, test } from './server.js';
 import { guardConsole } from './ui-helpers.js';
 
 const TS_BODY = readFileSync(
@@ -19,6 +19,8 @@ test('a POST to /v1/ingest/v1/ingest is refused and shown with its hint on the I
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     await page.goto(`${server.url}/setup`);
     await expect(page.getByTestId('connection-state')).toHaveText(/waiting for the first payload/);

@@ -4,6 +4,7 @@
  * Shared by the design picture set and the accessibility check so both walk the same pages.
  */
 import { execFile } from 'node:child_process';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
 import type { DevtoolsServer } from './server.js';
@@ -20,7 +21,8 @@ export async function seedTour(
   await run(
     process.execPath,
     ['dist/cli/main.js', 'demo', '--url', devtools.url, '--once', '--fast', '--key', key],
-    { timeout: 120_000 },
+    // The dashboard's own home: demo finds the owner token there itself.
+    { timeout: 120_000, env: { ...process.env, HOME: dirname(devtools.dbPath) } },
   );
   for (const c of ['ts-sdk-exercise', 'go-style', 'dotnet-style'] as const)
     expect((await devtools.ingestCapture(c, key)).status).toBe(202);

@@ -5,13 +5,14 @@
  * among them), and a bad_args retry chain with the server's error text and the argument diff.
  */
 import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
 import { expect, test } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_content_real';
 
 /** Runs the built proxy in front of the Python server with one scripted client session. */
-async function runProxiedSession(url: string): Promise<void> {
+async function runProxiedSession(url: string, home: string): Promise<void> {
   const child = spawn(
     process.execPath,
     [
@@ -25,7 +26,8 @@ async function runProxiedSession(url: string): Promise<void> {
       'python3',
       'test/proxy/servers/plain_server.py',
     ],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
+    // The same account's home as the dashboard's: the proxy finds its token file there itself.
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } },
   );
   let out = '';
   let err = '';
@@ -74,7 +76,7 @@ async function runProxiedSession(url: string): Promise<void> {
 
 test('what the real proxy captured is what the session page shows', async ({ page, devtools }) => {
   const console = guardConsole(page);
-  await runProxiedSession(devtools.url);
+  await runProxiedSession(devtools.url, dirname(devtools.dbPath));
   await page.goto(`${devtools.url}/sessions?project=${projectOf(KEY)}`);
   const row = page.locator('[data-session]').first();
   await expect(row).toBeVisible();

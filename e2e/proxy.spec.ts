@@ -5,13 +5,14 @@
  * client config for the command the user types.
  */
 import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
 import { expect, test } from './server.js';
 import { call, guardConsole, ingestAll, projectOf, shootBoth, startup } from './ui-helpers.js';
 
 const KEY = 'px_e2e_proxied';
 
 /** Runs the built proxy in front of the Python server, with three requests and EOF. */
-async function proxiedSession(url: string): Promise<string> {
+async function proxiedSession(url: string, home: string): Promise<string> {
   const child = spawn(
     process.execPath,
     [
@@ -25,7 +26,8 @@ async function proxiedSession(url: string): Promise<string> {
       'python3',
       'test/proxy/servers/plain_server.py',
     ],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
+    // The dashboard's own home: the proxy finds the owner token there itself.
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } },
   );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -62,7 +64,7 @@ test('a proxied session is marked in the list and on its page; an SDK session is
   devtools,
 }) => {
   const console = guardConsole(page);
-  await proxiedSession(devtools.url);
+  await proxiedSession(devtools.url, dirname(devtools.dbPath));
   const sdkSession = 's_00000000e2e5';
   await ingestAll(
     devtools,

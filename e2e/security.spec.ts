@@ -48,7 +48,8 @@ const marker = (session: string, tool = 'marker_tool') => ({
 async function calls(
   devtools: DevtoolsServer,
 ): Promise<{ session_id: string; tool_name: string }[]> {
-  return (await getRemote(devtools.url, 'calls', { limit: 10000 })).calls;
+  return (await getRemote(devtools.url, 'calls', { limit: 10000 }, { token: devtools.token }))
+    .calls;
 }
 
 /** GET with an arbitrary Host header, from Node (a browser cannot forge Host). */
@@ -197,7 +198,9 @@ for (const attackerHost of ['127.0.0.1', 'localhost']) {
   }) => {
     const session = `s_marker_${attackerHost.replace(/\W/g, '')}`;
     expect((await devtools.ingest({ batch: [marker(session)] }, KEY)).status).toBe(202);
-    const retentionBefore = await (await fetch(`${devtools.url}/api/settings/retention`)).json();
+    const retentionBefore = await (
+      await fetch(`${devtools.url}/api/settings/retention`, { headers: devtools.headers })
+    ).json();
     const { server, port } = await serveAttacker(attackerPage(devtools.url));
     try {
       await page.goto(`http://${attackerHost}:${port}/`);
@@ -248,9 +251,11 @@ for (const attackerHost of ['127.0.0.1', 'localhost']) {
     const sessions = (await calls(devtools)).map((c) => c.session_id);
     expect(sessions).toContain(session);
     expect(sessions).not.toContain('s_xorigin_attack');
-    expect(await (await fetch(`${devtools.url}/api/settings/retention`)).json()).toEqual(
-      retentionBefore,
-    );
+    expect(
+      await (
+        await fetch(`${devtools.url}/api/settings/retention`, { headers: devtools.headers })
+      ).json(),
+    ).toEqual(retentionBefore);
   });
 }
 

@@ -2,14 +2,21 @@
  * A real `mcpulse-devtools serve` for each spec file: the built CLI as a child process, on
  * port 0, with a fresh SQLite file in a temp folder. Specs talk to it over real HTTP.
  */
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface DevtoolsServer {
+  /** The dashboard's origin, `http://localhost:PORT`. */
   url: string;
+  /** The link `serve` printed (`URL/?token=…`): what a user opens first. */
+  link: string;
+  /** The owner token the link carries. */
+  token: string;
+  /** The header that carries it, for a spec's own requests (`/api/*`, the proxy route). */
+  headers: Record<string, string>;
   dbPath: string;
   /** POSTs a body to /v1/ingest with a key; resolves to the response. */
   ingest(body: unknown, key?: string): Promise<Response>;
@@ -36,12 +43,16 @@ export async function startDevtools(options: StartOptions = {}): Promise<{
   const dir = mkdtempSync(join(tmpdir(), 'mcpulse-e2e-'));
   const dbPath = join(dir, 'devtools.db');
   await options.seed?.(dbPath);
+  // As a user runs it: no token given, so it makes its own in ~/.mcpulse-devtools — here the
+  // temp folder is the home, so every server has its own and none touches the real one.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+  delete env.MCPULSE_DEVTOOLS_TOKEN;
   const child: ChildProcess = spawn(
     process.execPath,
     ['dist/cli/main.js', 'serve', '--port', '0', '--db', dbPath, '--no-rate-limit'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
-  const url = await new Promise<string>((resolve, reject) => {
+  const link = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -55,6 +66,10 @@ export async function startDevtools(options: StartOptions = {}): Promise<{
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
+  // The printed link is the only place the spec learns the token, as a user would.
+  const printed = new URL(link);
+  const url = printed.origin;
+  const token = printed.searchParams.get('token') ?? '';
   const ingest = (body: unknown, key = 'mp_live_e2e'): Promise<Response> =>
     fetch(`${url}/v1/ingest`, {
       method: 'POST',
@@ -63,6 +78,9 @@ export async function startDevtools(options: StartOptions = {}): Promise<{
     });
   const server: DevtoolsServer = {
     url,
+    link,
+    token,
+    headers: { 'x-devtools-token': token },
     dbPath,
     ingest,
     ingestCapture: (name, key) =>
@@ -76,8 +94,24 @@ export async function startDevtools(options: StartOptions = {}): Promise<{
   return { server, stop };
 }
 
-/** `test` with a `devtools` fixture: one real server (and fresh database) per worker. */
-export const test = base.extend<Record<never, never>, { devtools: DevtoolsServer }>({
+/**
+ * Opens `server`'s printed link in `page`, as a user does first: the server trades the token
+ * for its cookie and sends the page to `/` without it.
+ */
+export async function openLink(page: Page, server: DevtoolsServer): Promise<void> {
+  await page.goto(server.link);
+  await page.waitForURL((u) => !u.searchParams.has('token'));
+}
+
+/**
+ * `test` with a `devtools` fixture: one real server (and fresh database) per worker; every
+ * `page` has opened its printed link before the test starts.
+ */
+export const test = base.extend<{ page: Page }, { devtools: DevtoolsServer }>({
+  page: async ({ page, devtools }, use) => {
+    await openLink(page, devtools);
+    await use(page);
+  },
   devtools: [
     // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
     // eslint-disable-next-line no-empty-pattern

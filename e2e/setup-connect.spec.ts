@@ -4,7 +4,7 @@
  * whose last batch looks lost is flagged on Setup and on the session's page.
  */
 import Database from 'better-sqlite3';
-import { expect, startDevtools, test } from './server.js';
+import { expect, openLink, startDevtools, test } from './server.js';
 import { call, guardConsole, sessionId, shootBoth, startup } from './ui-helpers.js';
 
 test('Setup waits for the first payload, then says connected: client, session, N calls', async ({
@@ -12,6 +12,8 @@ test('Setup waits for the first payload, then says connected: client, session, N
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     await page.goto(`${server.url}/setup`);
     const state = page.getByTestId('connection-state');
@@ -54,6 +56,8 @@ test('a session whose last batch looks lost is flagged on Setup and on its page'
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     const full = sessionId(0xf011);
     const toolsOnly = sessionId(0x70015);

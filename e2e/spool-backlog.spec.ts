@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { fingerprintKey } from '../src/ingest/key.js';
 import { openStore } from '../src/store/index.js';
-import { expect, startDevtools, test } from './server.js';
+import { expect, openLink, startDevtools, test } from './server.js';
 import { call, guardConsole, projectOf, sessionId, shootBoth } from './ui-helpers.js';
 import { connectionOf } from '../src/store/connection.js';
 import { getRemote } from '../src/api/remote.js';
@@ -122,6 +122,8 @@ test('a backlog left by a previous run is shown while it is applied, then is in 
   const total = seed.requests * seed.perRequest;
   const { server, stop } = await startDevtools({ seed: (db) => seedSpool(db, seed) });
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     // Applying publishes every call on the stream; a reader that falls 4 MiB behind is cut off
     // by the server and its EventSource reconnects (src/server/sse.ts) — the page carries on.
     const console = guardConsole(page, { allow: [/ERR_INCOMPLETE_CHUNKED_ENCODING/] });
@@ -166,7 +168,7 @@ test('a backlog left by a previous run is shown while it is applied, then is in 
     });
 
     // The server agrees, and every spooled call is in the figures.
-    const spool = await getRemote(server.url, 'spool');
+    const spool = await getRemote(server.url, 'spool', {}, { token: server.token });
     expect(spool.spool).toMatchObject({ pendingPayloads: 0, pendingRequests: 0, failing: null });
     await expect(page.getByTestId('card-calls')).toContainText('600,000', { timeout: 30_000 });
     await expect(page.getByTestId('card-calls')).toContainText('error rate 10.0%');
@@ -205,6 +207,8 @@ test('when spooled calls cannot be stored, every page says why in plain text, un
     },
   });
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     // Metrics reads answer 500 while the store cannot apply; that is the page's error state.
     const console = guardConsole(page, { allow: [/status of 500/] });
     await page.goto(`${server.url}/?project=${projectOf(seed.key)}`);

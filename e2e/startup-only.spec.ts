@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, startDevtools, test } from './server.js';
+import { expect, openLink, startDevtools, test } from './server.js';
 import { guardConsole } from './ui-helpers.js';
 
 const TS = JSON.parse(
@@ -20,6 +20,8 @@ test('a session with a startup and no calls is listed, named "no tool calls", an
 }) => {
   const { server, stop } = await startDevtools();
   try {
+    // As a user would: the printed link first, then the pages.
+    await openLink(page, server);
     const console = guardConsole(page);
     const startup = TS.batch.filter((p) => p.type === 'startup');
     const id = startup[0]!.session_id;

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bodyFactory, CLI, fmt, spawnServer } from './util.js';
+import { BENCH_HEADERS, bodyFactory, CLI, fmt, spawnServer } from './util.js';
 
 /** What one soak measured. */
 export interface SoakResult {
@@ -65,7 +65,7 @@ export async function soak(options: {
   const reader = async (): Promise<void> => {
     while (loading) {
       const s = performance.now();
-      const res = await fetch(`${server.url}/api/summary`);
+      const res = await fetch(`${server.url}/api/summary`, { headers: BENCH_HEADERS });
       await res.arrayBuffer();
       latencies.push({ t: s - t0, ms: performance.now() - s });
       await new Promise((r) => setTimeout(r, 100));
@@ -75,7 +75,7 @@ export async function soak(options: {
   /** A slow download: the export is read a chunk at a time with pauses, so it stays open. */
   const exporter = async (): Promise<void> => {
     while (loading) {
-      const res = await fetch(`${server.url}/api/export`);
+      const res = await fetch(`${server.url}/api/export`, { headers: BENCH_HEADERS });
       const body = res.body!.getReader();
       for (;;) {
         const { done } = await body.read();
@@ -87,7 +87,7 @@ export async function soak(options: {
   };
   const samples: { t: number; wal: number; spool: number }[] = [];
   const spoolNow = async (): Promise<number> => {
-    const res = await fetch(`${server.url}/api/spool`);
+    const res = await fetch(`${server.url}/api/spool`, { headers: BENCH_HEADERS });
     const body = (await res.json()) as { spool?: { pendingPayloads?: number } };
     return body.spool?.pendingPayloads ?? 0;
   };

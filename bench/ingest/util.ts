@@ -6,6 +6,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { TOKEN_ENV, TOKEN_HEADER } from '../../src/shared/owner-token.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The CLI under test; BENCH_CLI points the benches at another build (to compare a change). */
@@ -29,6 +31,15 @@ export function ensureBuilt(): void {
   process.env.BENCH_NO_BUILD = '1'; // once per run-all
   process.stderr.write(`built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }
+
+/**
+ * The owner token of every dashboard a bench starts (issue 40): set in this process's
+ * environment, so the servers, proxies and clients it spawns find it as a script's would.
+ */
+export const BENCH_TOKEN = (process.env[TOKEN_ENV] ||= `bench-${randomBytes(16).toString('hex')}`);
+
+/** The header that carries {@link BENCH_TOKEN}, for a bench's own `/api/*` requests. */
+export const BENCH_HEADERS: Record<string, string> = { [TOKEN_HEADER]: BENCH_TOKEN };
 
 export interface Proc {
   child: ChildProcess;
@@ -59,7 +70,8 @@ export async function spawnServer(
       const m = pattern.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!.replace('//localhost:', '//127.0.0.1:'));
+        // The origin alone: a dashboard prints its link, with the token, on that line.
+        resolve(new URL(m[1]!.replace('//localhost:', '//127.0.0.1:')).origin);
       }
     });
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));

@@ -18,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { getRemote } from '../../src/api/remote.js';
-import { CLI, ensureBuilt, ROOT, spawnServer } from '../ingest/util.js';
+import { BENCH_TOKEN, CLI, ensureBuilt, ROOT, spawnServer } from '../ingest/util.js';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } });
 const MINUTES = Number(values.minutes);
@@ -150,13 +150,23 @@ const httpCode = await proxyExit;
 server.kill('SIGTERM');
 await sleep(3000);
 
-const projects = await getRemote(dashboard.url, 'projects');
+const projects = await getRemote(dashboard.url, 'projects', {}, { token: BENCH_TOKEN });
 const stored: Record<string, { calls: number; messages: number }> = {};
 for (const p of projects.projects) {
-  const { calls } = await getRemote(dashboard.url, 'calls', { project: p.id, limit: 10_000 });
+  const { calls } = await getRemote(
+    dashboard.url,
+    'calls',
+    { project: p.id, limit: 10_000 },
+    { token: BENCH_TOKEN },
+  );
   let messages = 0;
   for (const session of new Set(calls.map((c) => c.session_id))) {
-    const m = await getRemote(dashboard.url, 'messages', { session, limit: 1 });
+    const m = await getRemote(
+      dashboard.url,
+      'messages',
+      { session, limit: 1 },
+      { token: BENCH_TOKEN },
+    );
     messages += m.total;
   }
   stored[p.key_prefix] = { calls: calls.length, messages };

@@ -16,6 +16,9 @@ export const coreRoutes = {
       spool: spool?.() ?? null,
       // Why new batches are refused, when the file was deleted, replaced or overwritten.
       databaseProblem: isWritable(store) ? store.fileProblem() : null,
+      // Over HTTP this answer is given only past the owner token (src/server/auth-gate.ts);
+      // without it the status is a LockedStatus (src/shared/owner-token.ts).
+      authorised: true as const,
     };
   },
 

@@ -4,6 +4,7 @@
  * claim a shape the API does not return. Used by `import --url`, the tests, e2e and the bench.
  */
 import { API_ROUTES, apiUrl, type ApiName, type ApiParams } from '../shared/api-routes.js';
+import { TOKEN_HEADER } from '../shared/owner-token.js';
 import type { Api } from './handlers.js';
 
 /** Query values (encoded here), or a query string the caller already built (no `?`). */
@@ -22,15 +23,34 @@ export function operationPath(name: ApiName, query: ApiQuery = {}): string {
  */
 export const answerOf = <K extends ApiName>(_name: K, body: unknown): Api[K] => body as Api[K];
 
-/** GETs operation `name` from the dashboard at `base`; rejects unless the answer is 2xx. */
+/** The headers that carry the owner token, when there is one. */
+export const tokenHeaders = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { [TOKEN_HEADER]: token };
+
+/**
+ * GETs operation `name` from the dashboard at `base` with the owner `token` (every operation
+ * but the status needs it); rejects unless the answer is 2xx, with the server's own words.
+ */
 export async function getRemote<K extends ApiName>(
   base: string,
   name: K,
   query: ApiQuery = {},
-  init: { signal?: AbortSignal } = {},
+  init: { signal?: AbortSignal; token?: string } = {},
 ): Promise<Api[K]> {
   const path = operationPath(name, query);
-  const res = await fetch(`${base}${path}`, init);
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  const res = await fetch(`${base}${path}`, {
+    signal: init.signal,
+    headers: tokenHeaders(init.token),
+  });
+  if (!res.ok) {
+    const said = await res
+      .json()
+      .then((b: unknown) => {
+        const error = (b as { error?: unknown } | null)?.error;
+        return typeof error === 'string' ? `: ${error}` : '';
+      })
+      .catch(() => '');
+    throw new Error(`${path}: HTTP ${res.status}${said}`);
+  }
   return answerOf(name, await res.json());
 }

@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, Loader> = {
   mcp: () => import('./commands/mcp.js'),
   proxy: () => import('./commands/proxy.js'),
   replay: () => import('./commands/replay.js'),
+  token: () => import('./commands/token.js'),
 };
 
 async function help(io: CliIO): Promise<void> {

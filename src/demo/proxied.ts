@@ -7,7 +7,11 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+import { TOKEN_ENV } from '../shared/owner-token.js';
 
 /** The proxied scenario's project key (its first 12 characters, `px_demo-prox`, name it). */
 export const PROXIED_DEMO_KEY = 'px_demo-proxied';
@@ -32,10 +36,15 @@ const script = (relative: string): string[] => {
   return FROM_SOURCE ? ['--import', 'tsx', path] : [path];
 };
 
-/** Runs the proxied scenario against `endpoint`; resolves to the number of calls made. */
+/**
+ * Runs the proxied scenario against `endpoint`; resolves to the number of calls made. `token`
+ * is the dashboard's owner token, which the proxy's content posts need: it goes in the proxy's
+ * environment, never its command line (which other accounts can read in `ps`).
+ */
 export async function runProxiedDemo(options: {
   endpoint: string;
   fast?: boolean;
+  token?: string;
 }): Promise<{ calls: number }> {
   const server = [
     process.execPath,
@@ -54,6 +63,9 @@ export async function runProxiedDemo(options: {
       '--',
       ...server,
     ],
+    ...(options.token === undefined
+      ? {}
+      : { env: { ...getDefaultEnvironment(), [TOKEN_ENV]: options.token } }),
     // The proxy's own lines (if any) are for a terminal running it, not the demo's output.
     stderr: 'ignore',
   });

@@ -92,6 +92,7 @@ const surface: DesktopSurface = {
   setApplicationMenu: (template) =>
     Menu.setApplicationMenu(Menu.buildFromTemplate(template as MenuItemConstructorOptions[])),
   guardContents,
+  setCookie: (cookie) => session.defaultSession.cookies.set(cookie),
   copyText: (text) => clipboard.writeText(text),
   openFolder: (path) => void shell.openPath(path),
   workAreas: () => {

@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDbForCli } from '../host/open-db.js';
 import { defaultPort } from '../host/paths.js';
+import { serverToken } from '../host/token.js';
+import { tokenCookieName } from '../shared/owner-token.js';
 import { identifyPortHolder, type PortHolder } from '../host/port-holder.js';
 import { PortInUseError, startServer, type RunningServer } from '../server/index.js';
 import { probeNativeBinding, useNativeBinding, type Store } from '../store/index.js';
@@ -32,10 +34,10 @@ export function desktopOptions(
   argv: string[],
   env: NodeJS.ProcessEnv,
   userData: string,
-): { port: number; dbPath: string } {
+): { port: number; dbPath: string; token?: string } {
   const { values } = parseArgs({
     args: argv,
-    options: { port: { type: 'string' }, db: { type: 'string' } },
+    options: { port: { type: 'string' }, db: { type: 'string' }, token: { type: 'string' } },
     strict: false,
     allowPositionals: true,
   });
@@ -43,7 +45,10 @@ export function desktopOptions(
   if (typeof values.port === 'boolean' || !Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port: expected a port number (0-65535), received '${String(values.port)}'`);
   const db = typeof values.db === 'string' ? values.db : env.MCPULSE_DEVTOOLS_DB;
-  return { port, dbPath: db || join(userData, 'devtools.db') };
+  const dbPath = db || join(userData, 'devtools.db');
+  return typeof values.token === 'string'
+    ? { port, dbPath, token: values.token }
+    : { port, dbPath };
 }
 
 /** Ends a failed start-up: said once, shown where it can be, exit 1. */
@@ -58,6 +63,7 @@ function fail(surface: DesktopSurface, message: string): void {
 async function serveDashboard(
   port: number,
   dbPath: string,
+  token: string,
   noteHolder: (holder: PortHolder) => void,
   tell: (line: string) => void,
 ): Promise<{ store: Store; server: RunningServer }> {
@@ -70,10 +76,10 @@ async function serveDashboard(
     tell,
   });
   try {
-    return { store, server: await startServer({ store, port }) };
+    return { store, server: await startServer({ store, port, token }) };
   } catch (error) {
     store.close();
-    if (error instanceof PortInUseError) noteHolder(await identifyPortHolder(port));
+    if (error instanceof PortInUseError) noteHolder(await identifyPortHolder(port, 1500, token));
     throw error;
   }
 }
@@ -114,9 +120,12 @@ export async function startDesktop(surface: DesktopSurface): Promise<DesktopSess
     } catch (error) {
       throw new NativeModuleError(binding, error);
     }
+    // The same token as `serve` and every client (a bad token file stops here, said in one line).
+    const token = serverToken(options.token, surface.env);
     const { store, server } = await serveDashboard(
       port,
       options.dbPath,
+      token,
       (holder) => {
         portHolder = holder;
       },
@@ -130,6 +139,16 @@ export async function startDesktop(surface: DesktopSurface): Promise<DesktopSess
     const onLoadFailure = (error: unknown): void =>
       fail(surface, `the dashboard at ${server.url} would not load: ${String(error)}`);
     surface.guardContents(server.url);
+    // The window's session carries the token as the printed link's cookie would: the user
+    // never sees it, and nothing else on the machine can read the session's cookies.
+    await surface.setCookie({
+      url: server.url,
+      name: tokenCookieName(server.info.port),
+      value: token,
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+    });
     installMenu(surface, target, () => win);
     const openWindow = (): void => {
       const opened = openDashboardWindow(surface, target, onLoadFailure);

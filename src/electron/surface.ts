@@ -51,12 +51,29 @@ export interface DesktopWindow {
   on(event: 'close' | 'closed', listener: () => void): unknown;
 }
 
+/** A cookie for the window's session (Electron's `session.cookies.set` details). */
+export interface SessionCookie {
+  url: string;
+  name: string;
+  value: string;
+  path: '/';
+  httpOnly: true;
+  sameSite: 'strict';
+  /** Seconds since the epoch; without it the cookie lasts as long as the app runs. */
+  expirationDate?: number;
+}
+
 /** Everything start-up touches outside plain Node: Electron, the OS shell, the launcher. */
 export interface DesktopSurface {
   app: DesktopApp;
   dialog: DesktopDialog;
   createWindow(options: WindowOptions): DesktopWindow;
   setApplicationMenu(template: MenuEntry[]): void;
+  /**
+   * Sets a cookie on the window's session before anything loads: how the owner token reaches
+   * the dashboard without ever being in a URL the user sees.
+   */
+  setCookie(cookie: SessionCookie): Promise<void>;
   /** Permissions denied, navigation and new windows locked to `appOrigin` (policy.ts). */
   guardContents(appOrigin: string): void;
   copyText(text: string): void;

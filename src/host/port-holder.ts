@@ -5,26 +5,43 @@
  * hunt for a process.
  */
 
+import { TOKEN_HEADER } from '../shared/owner-token.js';
 import { lockOwnerPid } from '../store/instance-lock.js';
 
-/** What answered on the port; `pid` from the lock file of the database it serves. */
+/**
+ * What answered on the port; `pid` from the lock file of the database it serves. A devtools
+ * that does not take our token (another account's, or a `--token` of its own) says only its
+ * version: `dbPath` and `pid` are null.
+ */
 export type PortHolder =
-  | { kind: 'devtools'; version: string; dbPath: string; pid: number | null }
+  | { kind: 'devtools'; version: string; dbPath: string | null; pid: number | null }
   | { kind: 'other'; detail: string };
 
-/** Asks `GET /api/status` on loopback at `port`; anything but our own answer is "other". */
-export async function identifyPortHolder(port: number, timeoutMs = 1500): Promise<PortHolder> {
+/**
+ * Asks `GET /api/status` on loopback at `port`, with our owner `token` if we have one;
+ * anything but a devtools answer is "other".
+ */
+export async function identifyPortHolder(
+  port: number,
+  timeoutMs = 1500,
+  token?: string,
+): Promise<PortHolder> {
   let res: Response;
   try {
     res = await fetch(`http://127.0.0.1:${port}/api/status`, {
       signal: AbortSignal.timeout(timeoutMs),
+      headers: token === undefined ? {} : { [TOKEN_HEADER]: token },
     });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     return { kind: 'other', detail: `it does not answer HTTP: ${code}` };
   }
   try {
-    const body = (await res.json()) as { version?: unknown; dbPath?: unknown };
+    const body = (await res.json()) as {
+      version?: unknown;
+      dbPath?: unknown;
+      authorised?: unknown;
+    };
     if (res.ok && typeof body.version === 'string' && typeof body.dbPath === 'string')
       return {
         kind: 'devtools',
@@ -32,6 +49,8 @@ export async function identifyPortHolder(port: number, timeoutMs = 1500): Promis
         dbPath: body.dbPath,
         pid: lockOwnerPid(body.dbPath),
       };
+    if (res.ok && typeof body.version === 'string' && body.authorised === false)
+      return { kind: 'devtools', version: body.version, dbPath: null, pid: null };
   } catch {
     // Not JSON: not us.
   }
@@ -43,7 +62,7 @@ export function describePortHolder(port: number, holder: PortHolder): string {
   if (holder.kind === 'devtools')
     return (
       `Port ${port} is already used by another MCPulse Devtools ${holder.version}` +
-      `${holder.pid ? ` (pid ${holder.pid})` : ''}, serving ${holder.dbPath}. Use that one (its window, or the terminal running \`serve\`), or ` +
+      `${holder.pid ? ` (pid ${holder.pid})` : ''}${holder.dbPath ? `, serving ${holder.dbPath}` : ' (one that does not take this account’s token)'}. Use that one (its window, or the terminal running \`serve\`), or ` +
       `quit it and start again; MCPULSE_DEVTOOLS_PORT=N picks another port.`
     );
   return (

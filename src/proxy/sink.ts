@@ -24,6 +24,8 @@ import {
   type Tally,
 } from './sink-posts.js';
 import { adoptLeftovers, handOff, isFinalRefusal } from './spool.js';
+import { TOKEN_ENV, TOKEN_HEADER } from '../shared/owner-token.js';
+import { PROXY_CONTENT_PATH } from '../shared/proxy-content.js';
 
 export { dropLine, type SinkReport, type Tally } from './sink-posts.js';
 
@@ -66,6 +68,11 @@ export interface SinkOptions {
   lastTraffic?: () => number;
   /** The environment the poster is started with (its spool folder). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The dashboard's owner token, which `/v1/local/proxy` asks for (`x-devtools-token`; its
+   * `authorization` is the project key, as on ingest). {@link TelemetrySink.connect} may set it.
+   */
+  token?: string;
 }
 
 const none = (): Tally => ({ calls: 0, startups: 0, messages: 0 });
@@ -87,6 +94,7 @@ export class TelemetrySink implements ContentTarget {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private endpoint: string | null = null;
   private key: string | null;
+  private token: string | undefined;
   private reason: string | null = null;
   private resolved!: () => void;
   private readonly settled = new Promise<void>((resolve) => (this.resolved = resolve));
@@ -110,6 +118,7 @@ export class TelemetrySink implements ContentTarget {
 
   constructor(private readonly options: SinkOptions) {
     this.key = options.key ?? null;
+    this.token = options.token;
     this.quietMs = options.quietMs ?? QUIET_MS;
     this.maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
     this.highWater = options.highWater ?? HIGH_WATER;
@@ -171,10 +180,14 @@ export class TelemetrySink implements ContentTarget {
     this.ready();
   }
 
-  /** The dashboard answers at `endpoint`: send what was held and everything after. */
-  connect(endpoint: string): void {
+  /**
+   * The dashboard answers at `endpoint` (and takes `token`, if given): send what was held and
+   * everything after.
+   */
+  connect(endpoint: string, token?: string): void {
     if (this.endpoint !== null) return;
     this.endpoint = endpoint;
+    if (token !== undefined) this.token = token;
     this.ready();
   }
 
@@ -251,7 +264,7 @@ export class TelemetrySink implements ContentTarget {
         endpoint,
         this.key,
         rest.map(({ path, body }) => ({ path, body })),
-        this.options.env,
+        this.posterEnv(),
       );
       addTo(this.counts.handedOff, total);
     } catch (error) {
@@ -278,7 +291,13 @@ export class TelemetrySink implements ContentTarget {
     this.due();
     // Hand-offs an earlier proxy's poster gave up on (the dashboard was away too long): now
     // that this key's dashboard answers, post them.
-    adoptLeftovers(this.endpoint, this.key, this.options.env);
+    adoptLeftovers(this.endpoint, this.key, this.posterEnv());
+  }
+
+  /** The poster's environment: ours, with the owner token its content posts need. */
+  private posterEnv(): NodeJS.ProcessEnv {
+    const env = this.options.env ?? process.env;
+    return this.token === undefined ? env : { ...env, [TOKEN_ENV]: this.token };
   }
 
   /** After something was held: send now (high water), or make sure a timer looks again. */
@@ -378,6 +397,10 @@ export class TelemetrySink implements ContentTarget {
           'content-type': 'application/json',
           authorization: `Bearer ${this.key}`,
           'user-agent': 'mcpulse-devtools-proxy/1',
+          // Content is the owner's data: its route wants the token (never sent to ingest).
+          ...(post.path === PROXY_CONTENT_PATH && this.token !== undefined
+            ? { [TOKEN_HEADER]: this.token }
+            : {}),
         },
         body: post.body,
         signal: AbortSignal.any([

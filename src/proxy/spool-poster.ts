@@ -1,12 +1,14 @@
 /**
  * The detached poster of a spool file (spool.ts): `node spool-poster.js FILE`, key in
- * $MCPULSE_PROXY_SPOOL_KEY. It claims the file (renames it, so no second poster takes it),
+ * $MCPULSE_PROXY_SPOOL_KEY, the dashboard's owner token (for content) in $MCPULSE_DEVTOOLS_TOKEN. It claims the file (renames it, so no second poster takes it),
  * posts each request in order, crossing each off the file as the dashboard accepts it, and
  * retries while the dashboard is away, until $MCPULSE_PROXY_SPOOL_DEADLINE_MS (10 minutes by
  * default); then it puts the file back for the next proxy. A request the dashboard refuses
  * outright (4xx other than 408/429) will never be accepted and is crossed off.
  */
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { TOKEN_ENV, TOKEN_HEADER } from '../shared/owner-token.js';
+import { PROXY_CONTENT_PATH } from '../shared/proxy-content.js';
 import { isFinalRefusal, SPOOL_KEY_ENV, type SpoolFile } from './spool.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -22,6 +24,10 @@ async function post(endpoint: string, key: string, path: string, body: string): 
         'content-type': 'application/json',
         authorization: `Bearer ${key}`,
         'user-agent': 'mcpulse-devtools-proxy/1 (spool)',
+        // The proxy hands its owner token down in the environment, as it does the key.
+        ...(path === PROXY_CONTENT_PATH && process.env[TOKEN_ENV]
+          ? { [TOKEN_HEADER]: process.env[TOKEN_ENV] }
+          : {}),
       },
       body,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

@@ -36,6 +36,8 @@ export interface TelemetryInit {
   /** The dashboard to find, or start there (`--url`, `--db`). */
   url: string;
   db?: string;
+  /** The dashboard's owner token the CLI found (`--token`, $MCPULSE_DEVTOOLS_TOKEN, the file). */
+  token?: string;
 }
 
 /** Messages to the thread (the traffic itself goes through the ring). */

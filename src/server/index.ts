@@ -8,7 +8,7 @@ import { DEFAULT_PORT } from '../shared/defaults.js';
 import { createSpooledIngest, LiveBus, RateLimiter, type SpooledIngest } from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 import type { RetentionOptions } from '../store/retention/index.js';
-import { endpointFor, hostPolicyFor } from './host-guard.js';
+import { endpointFor, hostPolicyFor, isLoopbackName } from './host-guard.js';
 import { serveHttp } from './http-servers.js';
 import { createRequestHandler } from './request-handler.js';
 import { startRetention } from './retention.js';
@@ -28,6 +28,11 @@ export interface ServerOptions {
    * explicit opt-in to LAN/Docker access.
    */
   hosts?: string[];
+  /**
+   * The owner token (src/host/token.ts): every route but ingest and the status needs it, and,
+   * bound beyond loopback, the status and the page too. There is no way to turn it off.
+   */
+  token: string;
   /** Extra `Host` names to accept (e.g. `host.docker.internal`). */
   allowedHosts?: string[];
   /** Enforce the hosted 10,000 payloads/min per key limit (default true). */
@@ -54,6 +59,10 @@ export interface RunningServer {
 }
 
 const LOOPBACKS = ['127.0.0.1', '::1'];
+
+/** Bound on any address other machines can reach (a wildcard, a LAN or Docker address). */
+export const isExposed = (hosts: readonly string[]): boolean =>
+  hosts.some((h) => !isLoopbackName(h.toLowerCase()));
 
 /**
  * Starts the server; rejects with {@link PortInUseError} when the port is taken. The parts:
@@ -88,6 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     info,
     app,
     policy,
+    auth: { token: options.token, exposed: isExposed(hosts) },
     rendererDir: options.rendererDir ?? defaultRendererDir(),
     routes: options.routes,
   });

@@ -14,8 +14,11 @@ import {
   MAX_CONTENT_BODY_BYTES,
   type SpooledIngest,
 } from '../ingest/index.js';
+import type { LockedStatus } from '../shared/owner-token.js';
 import { PROXY_CONTENT_PATH } from '../shared/proxy-content.js';
 import { AmbiguousProjectError, UnknownProjectError, type Store } from '../store/index.js';
+import { STATUS_PATH } from './auth.js';
+import { gate, UNAUTHORISED, type GateOptions } from './auth-gate.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
 import { readBody } from './read-body.js';
 import { sendJson, sendRaw } from './respond.js';
@@ -33,6 +36,8 @@ export interface RequestHandlerOptions {
   /** The bus, spool and settle hook operations see. */
   app: AppContext & { bus: NonNullable<AppContext['bus']> };
   policy: HostPolicy;
+  /** The owner token and whether the listener is open to the network (./auth-gate.ts). */
+  auth: Omit<GateOptions, 'port'>;
   rendererDir: string;
   /** Extra API routes (tests, later features). */
   routes?: RouteMap;
@@ -71,6 +76,8 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
           path !== PROXY_CONTENT_PATH &&
           method !== 'GET' &&
           method !== 'HEAD';
+    const door = gate(req, res, url, misdirected, { ...options.auth, port: () => info.port });
+    if (door.answered) return;
     if (misdirected) {
       // Not an ingest, though probably meant as one: answered as the hosted API would, and
       // kept on the ingest log with what to change. The body is never read.
@@ -131,6 +138,17 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
         throw error;
       }
       return openEventStream(req, res, app.bus, projectId);
+    }
+    if (path === STATUS_PATH && method === 'GET' && !door.authorised) {
+      // Enough for a client to know it found MCPulse Devtools and for the page to show the
+      // locked screen; nothing stored, not even the database's path.
+      req.resume();
+      const locked: LockedStatus = {
+        version: info.version,
+        authorised: false,
+        error: UNAUTHORISED,
+      };
+      return sendJson(res, 200, locked);
     }
     if (path.startsWith('/api/')) return handleApi(req, res, url);
     if (method !== 'GET' && method !== 'HEAD')

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, waitForOutput } from '../helpers/cli.js';
+import { TEST_TOKEN } from '../helpers/token.js';
 
 let dir: string;
 beforeAll(() => {
@@ -16,7 +17,10 @@ describe('mcpulse-devtools serve', () => {
     const db = join(dir, 'serve.db');
     const child = spawnCli(['serve', '--port', '0', '--db', db]);
     const out = await waitForOutput(child, (o) => /dashboard\s+http:\/\/localhost:\d+/.test(o));
-    const url = /dashboard\s+(\S+)/.exec(out)![1]!;
+    // The dashboard line is the link to open: the origin, and the owner token to trade for a cookie.
+    const link = new URL(/dashboard\s+(http:\/\/\S+)/.exec(out)![1]!);
+    const url = link.origin.replace('127.0.0.1', 'localhost');
+    expect(link.searchParams.get('token')).toBe(TEST_TOKEN);
     expect(out).toContain(`database   ${db}`);
     // The value to paste is the base URL, on its own line, apart from the route.
     const endpointLine = out.split('\n').find((l) => l.trimStart().startsWith('endpoint'))!;

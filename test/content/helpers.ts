@@ -8,6 +8,7 @@ import {
   type ProxyMessage,
 } from '../../src/shared/proxy-content.js';
 import type { CallPayload } from '../../src/shared/wire.js';
+import { authedFetch } from '../helpers/token.js';
 
 export const KEY = 'mp_live_test';
 export const BASE_MS = Date.UTC(2026, 11, 2, 10, 0, 0);
@@ -19,7 +20,7 @@ export function postContent(
   init: { key?: string | null; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const key = init.key === undefined ? KEY : init.key;
-  return fetch(`${url}${PROXY_CONTENT_PATH}`, {
+  return authedFetch(`${url}${PROXY_CONTENT_PATH}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

@@ -16,6 +16,7 @@ import { runCli } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/server.js';
 import { ingestAt } from '../reliability/helpers/data.js';
 import { KEY, postContent, proxiedSession } from './helpers.js';
+import { authedFetch } from '../helpers/token.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2, 12);
@@ -111,7 +112,7 @@ describe('retention and clear-all', () => {
         ...s.content,
         unanswered: [{ rpc_id: '5', method: 'ping', tool_name: null, sent_at_ms: 1 }],
       });
-      const res = await fetch(`${t.url}/api/admin/clear`, {
+      const res = await authedFetch(`${t.url}/api/admin/clear`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"confirm":"delete all data"}',
@@ -230,12 +231,14 @@ describe('export --content → import --content', () => {
       const s = proxiedSession('s_api', [{ tool: 'search', args: { q: 'x' }, t: 0 }]);
       await t.ingest(s.ingest);
       await postContent(t.url, s.content);
-      const plain = await (await fetch(`${t.url}/api/export?format=jsonl`)).text();
+      const plain = await (await authedFetch(`${t.url}/api/export?format=jsonl`)).text();
       expect(plain).not.toContain('proxy_content');
-      const full = await (await fetch(`${t.url}/api/export?format=jsonl&content=true`)).text();
+      const full = await (
+        await authedFetch(`${t.url}/api/export?format=jsonl&content=true`)
+      ).text();
       const line = full.trim().split('\n').at(-1)!;
       expect(JSON.parse(line)).toMatchObject({ type: 'proxy_content', session_id: 's_api', v: 1 });
-      const bad = await fetch(`${t.url}/api/export?format=md&content=true`);
+      const bad = await authedFetch(`${t.url}/api/export?format=md&content=true`);
       expect(bad.status).toBe(400);
     } finally {
       await t.close();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BODY_CAP } from '../../src/shared/proxy-content.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { BASE_MS, KEY, postContent, proxiedSession } from './helpers.js';
+import { authedFetch } from '../helpers/token.js';
 
 let t: TestServer;
 const session = proxiedSession('s_proxied00001', [
@@ -162,7 +163,7 @@ describe('POST /v1/local/proxy', () => {
 
   it('announces what reaches the ingest log on the live stream, as ingest does', async () => {
     const controller = new AbortController();
-    const res = await fetch(`${t.url}/api/stream`, { signal: controller.signal });
+    const res = await authedFetch(`${t.url}/api/stream`, { signal: controller.signal });
     const reader = res.body!.getReader();
     expect((await postContent(t.url, { v: 1 })).status).toBe(400);
     const partial = await postContent(t.url, {
@@ -204,7 +205,7 @@ describe('POST /v1/local/proxy', () => {
   });
 
   it('answers 405 to a GET and is not offered to a non-loopback Host', async () => {
-    const get = await fetch(`${t.url}/v1/local/proxy`);
+    const get = await authedFetch(`${t.url}/v1/local/proxy`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     // fetch cannot send another Host; node:http can, as a DNS-rebinding page's browser would.
@@ -259,7 +260,7 @@ describe('GET /api/messages', () => {
       ['?session=s_proxied00001&after_seq=-1', 'after_seq'],
       ['?session=s_proxied00001&before=3', 'before'],
     ] as const) {
-      const res = await fetch(`${t.url}/api/messages${query}`);
+      const res = await authedFetch(`${t.url}/api/messages${query}`);
       expect(res.status, query).toBe(400);
       expect(await errorOf(res)).toMatch(new RegExp(`^${name}: `));
     }
@@ -327,8 +328,8 @@ describe('GET /api/calls/:id', () => {
     expect((await t.ingest({ batch: [sdk] })).status).toBe(202);
     const [call] = (await t.api('calls', { session: 's_sdk_only' })).calls;
     expect((await t.api('call', { id: call!.id })).content).toBeNull();
-    expect((await fetch(`${t.url}/api/calls/99999`)).status).toBe(404);
-    const bad = await fetch(`${t.url}/api/calls/abc`);
+    expect((await authedFetch(`${t.url}/api/calls/99999`)).status).toBe(404);
+    const bad = await authedFetch(`${t.url}/api/calls/abc`);
     expect(bad.status).toBe(400);
     expect(await errorOf(bad)).toMatch(/^id: /);
   });
@@ -374,7 +375,7 @@ describe('GET /api/sessions/:id', () => {
     expect(
       (await postContent(t.url, { v: 1, session_id: 's_unanswered_only', unanswered })).status,
     ).toBe(202);
-    const res = await fetch(`${t.url}/api/sessions/s_unanswered_only`);
+    const res = await authedFetch(`${t.url}/api/sessions/s_unanswered_only`);
     expect(res.status).toBe(200);
     const detail = (await res.json()) as {
       session: { id: string; calls: number; first_seen_ms: number; outcomes: { crashed: number } };
@@ -386,6 +387,6 @@ describe('GET /api/sessions/:id', () => {
     expect(detail.session.outcomes.crashed).toBe(0);
     expect(detail.calls).toEqual([]);
     expect(detail.unanswered).toEqual(unanswered);
-    expect((await fetch(`${t.url}/api/sessions/s_never_seen`)).status).toBe(404);
+    expect((await authedFetch(`${t.url}/api/sessions/s_never_seen`)).status).toBe(404);
   });
 });

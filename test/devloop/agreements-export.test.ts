@@ -15,6 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 import { ingestAt } from '../reliability/helpers/data.js';
 import { answerOf } from '../../src/api/remote.js';
+import { authedFetch } from '../helpers/token.js';
 
 const wireOf = (a: AgreementRow) => ({
   session_id: a.session_id,
@@ -135,7 +136,7 @@ describe('agreements: retention and clear-all', () => {
     const t = await startTestServer();
     try {
       await t.ingest(capture('php-0.1.6'));
-      const res = await fetch(`${t.url}/api/admin/clear`, {
+      const res = await authedFetch(`${t.url}/api/admin/clear`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"confirm":"delete all data"}',

@@ -6,6 +6,7 @@ import { callApi } from '../../src/api/call.js';
 import { openStore, type CallRow, type ReadStore } from '../../src/store/index.js';
 import { runCli, spawnCli, waitForOutput } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 /** A newer SDK's payloads: unknown fields at the top level and per tool. */
 const PHP_STYLE = {
@@ -179,22 +180,22 @@ describe('export → import reproduces the same numbers', () => {
 
   it('offers the same files as downloads from GET /api/export', async () => {
     const cli = await runCli(['export', '--db', t.dbPath, '--session', 's_e4cc6a39269d']);
-    const res = await fetch(`${t.url}/api/export?format=jsonl&session=s_e4cc6a39269d`);
+    const res = await authedFetch(`${t.url}/api/export?format=jsonl&session=s_e4cc6a39269d`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(
       /^attachment; filename="mcpulse-s_e4cc6a39269d-\d{4}-\d{2}-\d{2}\.jsonl"/,
     );
     expect(await res.text()).toBe(cli.stdout);
-    const csv = await fetch(`${t.url}/api/export?format=csv`);
+    const csv = await authedFetch(`${t.url}/api/export?format=csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const rows = (await csv.text()).trimEnd().split('\r\n');
     expect(rows[0]).toMatch(/^tool,registered,dead,schema_bytes,calls,first_call_successes,/);
     expect(rows.length).toBeGreaterThan(3);
-    const md = await fetch(`${t.url}/api/export?format=md&tool=fast_tool`);
+    const md = await authedFetch(`${t.url}/api/export?format=md&tool=fast_tool`);
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(await md.text()).toMatch(/^# MCPulse report\n\nScope: tool fast_tool\./);
-    const bad = await fetch(`${t.url}/api/export?format=xml`);
+    const bad = await authedFetch(`${t.url}/api/export?format=xml`);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "format: expected jsonl, csv, md, received 'xml'" });
   });

@@ -3,6 +3,7 @@ import { startServer } from '../../src/server/index.js';
 import { rmSync } from 'node:fs';
 import { runCli, spawnCli, waitForOutput } from '../helpers/cli.js';
 import { capture, startTestServer } from '../helpers/server.js';
+import { TEST_TOKEN } from '../helpers/token.js';
 
 interface Line {
   tool_name: string;
@@ -121,6 +122,7 @@ describe('tail: the live stream in a terminal', () => {
         port,
         hosts: ['127.0.0.1'],
         rateLimit: false,
+        token: TEST_TOKEN,
       });
       await waitForOutput(tail, () => tail.err().includes('connected to'), 15_000);
       await first.ingest({ batch: [one(1)] });
@@ -132,6 +134,7 @@ describe('tail: the live stream in a terminal', () => {
         port,
         hosts: ['127.0.0.1'],
         rateLimit: false,
+        token: TEST_TOKEN,
       });
       await waitForOutput(tail, () => tail.err().split('connected to').length === 3, 15_000);
       await first.ingest({ batch: [one(2)] });

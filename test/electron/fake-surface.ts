@@ -6,9 +6,15 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOKEN_ENV_VARS } from '../helpers/token.js';
 import type { LauncherSignal } from '../../src/host/launcher-signal.js';
 import type { MenuEntry } from '../../src/electron/menu.js';
-import type { DesktopSurface, DesktopWindow, WindowOptions } from '../../src/electron/surface.js';
+import type {
+  DesktopSurface,
+  DesktopWindow,
+  SessionCookie,
+  WindowOptions,
+} from '../../src/electron/surface.js';
 import type { Bounds } from '../../src/electron/window-state.js';
 
 type AppEvent = 'second-instance' | 'activate' | 'window-all-closed' | 'will-quit';
@@ -37,6 +43,8 @@ export interface FakeDesktop {
   quits: number;
   menus: MenuEntry[][];
   guardedOrigins: string[];
+  /** Cookies set on the window's session, in order. */
+  cookies: SessionCookie[];
   copied: string[];
   opened: string[];
   files: Map<string, string>;
@@ -113,6 +121,7 @@ export function fakeDesktop(options: FakeDesktopOptions = {}): FakeDesktop {
     quits: 0,
     menus: [],
     guardedOrigins: [],
+    cookies: [],
     copied: [],
     opened: [],
     files: new Map(),
@@ -135,6 +144,10 @@ export function fakeDesktop(options: FakeDesktopOptions = {}): FakeDesktop {
     },
     setApplicationMenu: (template) => void recorded.menus.push(template),
     guardContents: (origin) => void recorded.guardedOrigins.push(origin),
+    setCookie: (cookie) => {
+      recorded.cookies.push(cookie);
+      return Promise.resolve();
+    },
     copyText: (text) => void recorded.copied.push(text),
     openFolder: (path) => void recorded.opened.push(path),
     workAreas: () => options.workAreas ?? [{ x: 0, y: 0, width: 1920, height: 1080 }],
@@ -151,7 +164,9 @@ export function fakeDesktop(options: FakeDesktopOptions = {}): FakeDesktop {
     betterSqliteDir: options.betterSqliteDir ?? join(userData, 'no-better-sqlite3'),
     fileExists: existsSync,
     argv: options.argv ?? ['--port', '0'],
-    env: options.env ?? {},
+    // The owner token is this test file's; its folder (~/.mcpulse-devtools), were one made,
+    // would be in the temp folder, never the real home.
+    env: options.env ?? { HOME: userData, ...TOKEN_ENV_VARS },
   };
   return {
     ...recorded,

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/cli/electron-launch.js';
 import { runCli, spawnCli, waitForOutput } from '../helpers/cli.js';
 import { fakeElectrons } from './fake-electron.js';
+import { authedFetch } from '../helpers/token.js';
 
 const fakes = fakeElectrons();
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-start-'));
@@ -35,8 +36,9 @@ describe('mcpulse-devtools start', () => {
         'Electron showed no window within 1.5 s, so it was stopped: serving the dashboard ' +
           'in your browser instead\n',
       );
-      const url = /dashboard\s+(\S+)/.exec(out)![1]!;
-      const status = (await (await fetch(`${url}/api/status`)).json()) as { dbPath: string };
+      // The printed link: the dashboard's origin and the owner token it carries.
+      const url = new URL(/dashboard\s+(http:\/\/\S+)/.exec(out)![1]!).origin;
+      const status = (await (await authedFetch(`${url}/api/status`)).json()) as { dbPath: string };
       expect(status.dbPath).toBe(db);
       // The fake got the app folder and serve's options, not --electron.
       expect(fakes.recorded('hangs')!.argv).toEqual([PACKAGE_ROOT, '--port', '0', '--db', db]);

@@ -21,6 +21,7 @@ import { startServer } from '../../src/server/index.js';
 import { VERSION } from '../../src/server/version.js';
 import { currentNativeBinding, useNativeBinding } from '../../src/store/index.js';
 import { fakeDesktop, type FakeDesktop } from './fake-surface.js';
+import { authedFetch, TEST_TOKEN } from '../helpers/token.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -63,7 +64,7 @@ describe('desktop start-up: the window', () => {
     expect(session).not.toBeNull();
     const { port } = session!.server.info;
     expect(port).toBeGreaterThan(0);
-    const res = await fetch(`${session!.server.url}/api/status`);
+    const res = await authedFetch(`${session!.server.url}/api/status`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { dbPath: string }).dbPath).toBe(join(d.userData, 'devtools.db'));
 
@@ -182,7 +183,7 @@ describe('desktop start-up: every failure is a dialog and exit 1', () => {
   it('the port held by another devtools: names it, its pid and the database it serves', async () => {
     const otherDb = join(tempDir(), 'other.db');
     const store = openDbForCli(otherDb, { instanceLock: true });
-    const other = await startServer({ store, port: 0 });
+    const other = await startServer({ store, port: 0, token: TEST_TOKEN });
     cleanups.push(async () => {
       await other.close();
       store.close();

@@ -4,16 +4,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { TOKEN_ENV_VARS } from './token.js';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 
-/** Spawns the CLI; stdout/stderr are collected on the returned handle. */
+/**
+ * Spawns the CLI; stdout/stderr are collected on the returned handle. It gets this test file's
+ * owner token in $MCPULSE_DEVTOOLS_TOKEN (a test may override or remove it in `env`).
+ */
 export function spawnCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): ChildProcess & { out: () => string; err: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...TOKEN_ENV_VARS, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';

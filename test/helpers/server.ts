@@ -6,13 +6,27 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Api } from '../../src/api/handlers.js';
-import { answerOf, getRemote, operationPath, type ApiQuery } from '../../src/api/remote.js';
+import {
+  answerOf,
+  getRemote,
+  operationPath,
+  tokenHeaders,
+  type ApiQuery,
+} from '../../src/api/remote.js';
 import type { ApiName } from '../../src/shared/api-routes.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
+import { TEST_TOKEN } from './token.js';
+
+export { authedFetch, TEST_TOKEN, TOKEN_HEADERS } from './token.js';
+
 export interface TestServer {
   url: string;
+  /** The owner token this server asks for. */
+  token: string;
+  /** `fetch(url + path)` with the token's header (what the CLI's clients send). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   server: RunningServer;
   store: Store;
   dir: string;
@@ -62,10 +76,18 @@ export async function startTestServer(
     }
   }
   const store = openStore(dbPath);
-  const server = await startServer({ store, port: 0, rateLimit: false, ...options });
+  const token = options.token ?? TEST_TOKEN;
+  const server = await startServer({ store, port: 0, rateLimit: false, ...options, token });
   const url = `http://127.0.0.1:${server.info.port}`;
+  const withToken = (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${url}${path}`, {
+      ...init,
+      headers: { ...tokenHeaders(token), ...(init.headers as Record<string, string> | undefined) },
+    });
   return {
     url,
+    token,
+    fetch: withToken,
     server,
     store,
     dir,
@@ -84,7 +106,7 @@ export async function startTestServer(
     },
     api: async (name, query) => {
       const path = operationPath(name, query);
-      const res = await fetch(`${url}${path}`);
+      const res = await withToken(path);
       if (res.status !== 200) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
       return answerOf(name, await res.json());
     },
@@ -115,10 +137,10 @@ export function storedBySession(path: string): Record<string, number> {
  * Waits until the server at `url` has applied every spooled flush, and returns how many were
  * waiting at first. (Reads wait for an ordinary backlog themselves, but not for a flood's.)
  */
-export async function untilSpoolApplied(url: string): Promise<number> {
+export async function untilSpoolApplied(url: string, token = TEST_TOKEN): Promise<number> {
   let first: number | undefined;
   for (;;) {
-    const { spool } = await getRemote(url, 'spool');
+    const { spool } = await getRemote(url, 'spool', {}, { token });
     if (!spool) throw new Error('the server reports no spool');
     first ??= spool.pendingRequests;
     if (spool.pendingRequests === 0) return first;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateItem } from '../../src/ingest/validate-item.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 const VERDICT = {
   v: 1,
@@ -114,7 +115,7 @@ describe('agreements through the endpoint', () => {
   });
 
   it('answers 400 for a bad limit, like every list', async () => {
-    const res = await fetch(`${t.url}/api/agreements?limit=-1`);
+    const res = await authedFetch(`${t.url}/api/agreements?limit=-1`);
     expect(res.status).toBe(400);
   });
 });

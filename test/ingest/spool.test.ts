@@ -16,6 +16,7 @@ import {
   type TestServer,
 } from '../helpers/server.js';
 import { connectionOf } from '../../src/store/connection.js';
+import { authedFetch } from '../helpers/token.js';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -244,7 +245,7 @@ describe('ingest spool', () => {
     }
     // A full disk stops writing, not reading (issue 19): metrics answer with what is stored,
     // and the status names what waits.
-    const summary = await fetch(`${t.url}/api/summary`);
+    const summary = await authedFetch(`${t.url}/api/summary`);
     expect(summary.status).toBe(200);
     expect((await t.api('status')).spool?.pendingRequests).toBe(2);
     // Room again: everything acknowledged is stored, nothing refused is.

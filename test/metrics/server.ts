@@ -4,6 +4,7 @@ import { answerOf, operationPath, type ApiQuery } from '../../src/api/remote.js'
 import type { ApiName } from '../../src/shared/api-routes.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { tempStore } from './helpers.js';
+import { authedFetch, TEST_TOKEN } from '../helpers/token.js';
 
 export interface Harness {
   url: string;
@@ -22,7 +23,13 @@ export interface Harness {
 /** A real server on a free port over a temp-dir store. */
 export async function startHarness(): Promise<Harness> {
   const store = tempStore();
-  const server = await startServer({ store, port: 0, hosts: ['127.0.0.1'], rateLimit: false });
+  const server = await startServer({
+    store,
+    port: 0,
+    hosts: ['127.0.0.1'],
+    rateLimit: false,
+    token: TEST_TOKEN,
+  });
   const url = `http://127.0.0.1:${server.info.port}`;
   const h: Harness = {
     url,
@@ -42,14 +49,14 @@ export async function startHarness(): Promise<Harness> {
     },
     async get(name, query) {
       const path = operationPath(name, query);
-      const res = await fetch(`${url}${path}`);
+      const res = await authedFetch(`${url}${path}`);
       const body: unknown = await res.json();
       if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
       return answerOf(name, body);
     },
-    getRaw: (path) => fetch(`${url}${path}`),
+    getRaw: (path) => authedFetch(`${url}${path}`),
     async put(name, body) {
-      const res = await fetch(`${url}${operationPath(name)}`, {
+      const res = await authedFetch(`${url}${operationPath(name)}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),

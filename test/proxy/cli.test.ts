@@ -11,6 +11,7 @@ import type { CallRow } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
 import { connectClient, proxied, PY_SERVER, scratchDir, until } from './helpers.js';
 import { getRemote } from '../../src/api/remote.js';
+import { TEST_TOKEN } from '../helpers/token.js';
 
 const env = {};
 
@@ -114,7 +115,10 @@ describe('the command', () => {
     // The proxy flushes every 2 s; its dashboard answers while the proxy runs.
     const { calls } = await until(
       // Refused until the proxy has started it (the relay does not wait for that).
-      () => getRemote(url, 'calls').catch(() => ({ calls: [] as CallRow[] })),
+      () =>
+        getRemote(url, 'calls', {}, { token: TEST_TOKEN }).catch(() => ({
+          calls: [] as CallRow[],
+        })),
       (r) => r.calls.length === 1,
     );
     expect(calls[0]).toMatchObject({ tool_name: 'echo', outcome: 'ok' });

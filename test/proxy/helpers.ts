@@ -13,6 +13,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { TOKEN_ENV_VARS } from '../helpers/token.js';
 
 const SERVERS = join(import.meta.dirname, 'servers');
 
@@ -69,7 +70,8 @@ export class RecordingStdioTransport implements Transport {
   async start(): Promise<void> {
     const [cmd, ...args] = this.command;
     this.child = spawn(cmd!, args, {
-      env: { ...process.env, ...this.env },
+      // The proxy finds the dashboard's owner token as a user's would: in the environment.
+      env: { ...process.env, ...TOKEN_ENV_VARS, ...this.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) =>

@@ -59,7 +59,7 @@ it(
       // The kills left acknowledged flushes in the spool: this start applies them. A backlog
       // that large is a flood's, which reads do not wait out, so wait for it here.
       const leftInSpool = await untilSpoolApplied(server.url);
-      const status = await getRemote(server.url, 'status');
+      const status = await getRemote(server.url, 'status', {}, { token: server.token });
       const file = new Database(db, { readonly: true });
       try {
         expect(file.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -31,6 +31,7 @@ import {
   tempDir,
 } from './helpers/process.js';
 import { connectionOf } from '../../src/store/connection.js';
+import { authedFetch } from '../helpers/token.js';
 
 const { dir, remove } = tempDir('mcpulse-faults-');
 afterAll(remove);
@@ -60,7 +61,7 @@ async function expect503(url: string, session: string): Promise<string> {
 }
 
 async function expectResponsive(url: string): Promise<void> {
-  const res = await fetch(`${url}/api/status`);
+  const res = await authedFetch(`${url}/api/status`);
   expect(res.status).toBe(200);
 }
 
@@ -314,10 +315,10 @@ describe('corrupted', () => {
         const error = await expect503(server.url, 's_new');
         expect(error).toMatch(/malformed|corrupt/i);
         // Reads of the damaged table fail (500 with the reason); everything else still answers.
-        const calls = await fetch(`${server.url}/api/calls`);
+        const calls = await authedFetch(`${server.url}/api/calls`);
         expect(calls.status).toBe(500);
         expect(((await calls.json()) as { error: string }).error).toMatch(/malformed/);
-        expect((await fetch(`${server.url}/api/settings/retention`)).status).toBe(200);
+        expect((await authedFetch(`${server.url}/api/settings/retention`)).status).toBe(200);
         // Still alive after more of the same.
         await expect503(server.url, 's_new_2');
         expect(server.child.exitCode).toBeNull();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, tempDir, type Served } from './helpers/process.js';
 import { getRemote } from '../../src/api/remote.js';
+import { authedFetch, TEST_TOKEN } from '../helpers/token.js';
 
 const { dir, remove } = tempDir('mcpulse-fuzz-');
 let server: Served;
@@ -345,7 +346,7 @@ it(
           );
         }
         record(c, res.status, res.status === 202);
-        const health = await fetch(`${server.url}/api/status`);
+        const health = await authedFetch(`${server.url}/api/status`);
         expect(health.status).toBe(200);
         await health.arrayBuffer();
       }),
@@ -363,7 +364,12 @@ it('kept exactly the valid items of accepted batches, and none from refused ones
   const stored = new Map<string, number>();
   let before: number | undefined;
   for (;;) {
-    const page = await getRemote(server.url, 'calls', { order: 'desc', limit: 10000, before });
+    const page = await getRemote(
+      server.url,
+      'calls',
+      { order: 'desc', limit: 10000, before },
+      { token: TEST_TOKEN },
+    );
     for (const c of page.calls) stored.set(c.session_id, (stored.get(c.session_id) ?? 0) + 1);
     if (page.calls.length < 10_000) break;
     before = page.calls.at(-1)!.id;
@@ -386,7 +392,7 @@ it(
         body,
       });
     const stored = async (session: string): Promise<number> =>
-      (await getRemote(server.url, 'calls', { session })).calls.length;
+      (await getRemote(server.url, 'calls', { session }, { token: TEST_TOKEN })).calls.length;
     const cases: {
       name: string;
       body: () => { body: Buffer | string; keep: string[]; drop: string[] };
@@ -492,7 +498,7 @@ it(
         expect(res.headers.get('x-mcpulse-rejected'), c.name).not.toBe('0');
       for (const s of keep) expect(await stored(s), `${c.name}: kept ${s}`).toBe(1);
       for (const s of drop) expect(await stored(s), `${c.name}: dropped ${s}`).toBe(0);
-      expect((await fetch(`${server.url}/api/status`)).status).toBe(200);
+      expect((await authedFetch(`${server.url}/api/status`)).status).toBe(200);
     }
     expect(cases.length).toBeGreaterThan(60);
   },

@@ -20,6 +20,7 @@ import {
   tempDir,
   type Served,
 } from './helpers/process.js';
+import { authedFetch } from '../helpers/token.js';
 
 const { dir, remove } = tempDir('mcpulse-lost-file-');
 afterAll(remove);
@@ -35,7 +36,7 @@ async function postTogether(url: string, prefix: string, n: number): Promise<Res
 
 /** A content post as the proxy sends it: one session's opening request. */
 function postContent(url: string, sessionId: string): Promise<Response> {
-  return fetch(`${url}${PROXY_CONTENT_PATH}`, {
+  return authedFetch(`${url}${PROXY_CONTENT_PATH}`, {
     method: 'POST',
     headers: { authorization: 'Bearer mp_live_lost', 'content-type': 'application/json' },
     body: JSON.stringify({ v: 1, session_id: sessionId, messages: [] }),
@@ -62,7 +63,7 @@ const warnings = (served: Served): string[] =>
 
 /** `databaseProblem` from /api/status — and the spool's `failing`, which the banner shows. */
 async function statusProblem(url: string): Promise<string | null> {
-  const res = await fetch(`${url}/api/status`);
+  const res = await authedFetch(`${url}/api/status`);
   expect(res.status).toBe(200);
   const status = (await res.json()) as {
     databaseProblem: string | null;
@@ -166,7 +167,7 @@ if (!mountable)
 
 /** The spool's state, which `GET /api/spool` answers without waiting for it. */
 async function spoolOf(url: string): Promise<{ pendingRequests: number; failing: string | null }> {
-  const res = await fetch(`${url}/api/spool`);
+  const res = await authedFetch(`${url}/api/spool`);
   return ((await res.json()) as { spool: { pendingRequests: number; failing: string | null } })
     .spool;
 }
@@ -238,7 +239,7 @@ describe('a full disk (a real 8 MiB tmpfs)', () => {
             );
           expect(refused).toBeGreaterThanOrEqual(3);
           for (const path of READS) {
-            const res = await fetch(`${served.url}${path}`);
+            const res = await authedFetch(`${served.url}${path}`);
             expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
           }
           // A little room back: enough to spool a few flushes, not to apply them all — the
@@ -254,7 +255,7 @@ describe('a full disk (a real 8 MiB tmpfs)', () => {
           }
           expect(stuck, 'a spooled backlog that cannot be applied for lack of space').toBe(true);
           for (const path of READS) {
-            const res = await fetch(`${served.url}${path}`);
+            const res = await authedFetch(`${served.url}${path}`);
             expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
           }
           for (const f of fillers) unlinkSync(f);
@@ -273,7 +274,7 @@ describe('a full disk (a real 8 MiB tmpfs)', () => {
             if (spool.pendingRequests === 0 && spool.failing === null) break;
             await new Promise((r) => setTimeout(r, 100));
           }
-          expect((await fetch(`${served.url}/api/summary`)).status).toBe(200);
+          expect((await authedFetch(`${served.url}/api/summary`)).status).toBe(200);
         } finally {
           await served.stop();
         }

@@ -19,6 +19,7 @@ import {
 import { startTestServer } from '../helpers/server.js';
 import { ingestAt, rng, sessionCalls, type WireCall } from './helpers/data.js';
 import { connectionOf } from '../../src/store/connection.js';
+import { authedFetch } from '../helpers/token.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2, 12);
@@ -331,7 +332,7 @@ describe('retention through the server', () => {
     const controller = new AbortController();
     try {
       // Open dashboards hear about it: a pass that deleted rows says so on the live stream.
-      const stream = await fetch(`${t.url}/api/stream`, {
+      const stream = await authedFetch(`${t.url}/api/stream`, {
         signal: controller.signal,
       });
       let heard = '';
@@ -367,7 +368,7 @@ describe('retention through the server', () => {
         defaults: DEFAULT_RETENTION,
       });
       const put = (body: string, type = 'application/json') =>
-        fetch(`${t.url}/api/settings/retention`, {
+        authedFetch(`${t.url}/api/settings/retention`, {
           method: 'PUT',
           headers: { 'content-type': type },
           body,
@@ -404,13 +405,13 @@ describe('retention through the server', () => {
       const r = rng(5);
       const res0 = await t.ingest({ batch: [...sessionCalls('s_x', NOW, 30, r), { v: 2 }] });
       expect(res0.status).toBe(202);
-      await fetch(`${t.url}/api/settings/retention`, {
+      await authedFetch(`${t.url}/api/settings/retention`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         body: '{"max_age_days":9}',
       });
       const clear = (body: string, type = 'application/json') =>
-        fetch(`${t.url}/api/admin/clear`, {
+        authedFetch(`${t.url}/api/admin/clear`, {
           method: 'POST',
           headers: { 'content-type': type },
           body,
@@ -427,7 +428,7 @@ describe('retention through the server', () => {
         .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger'")
         .get();
       const events = new AbortController();
-      const stream = await fetch(`${t.url}/api/stream`, { signal: events.signal });
+      const stream = await authedFetch(`${t.url}/api/stream`, { signal: events.signal });
       const reader = stream.body!.getReader();
       const res = await clear('{"confirm":"delete all data"}');
       expect(res.status).toBe(200);

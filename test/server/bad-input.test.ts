@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 const call = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   v: 1,
@@ -83,7 +84,7 @@ describe('whole-request refusals', () => {
       .toBeGreaterThanOrEqual(4);
     expect(unauthorised.length).toBeGreaterThanOrEqual(1);
     expect(batches.some((b) => b.status === 413)).toBe(true);
-    expect((await fetch(`${t.url}/api/status`)).status).toBe(200);
+    expect((await authedFetch(`${t.url}/api/status`)).status).toBe(200);
   });
 });
 

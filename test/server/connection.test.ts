@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
 import { FULL_BATCH, QUIET_MS } from '../../src/store/session-endings.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 const call = (session: string, i: number, client = 'claude-code') => ({
   v: 1,
@@ -113,7 +114,7 @@ describe('GET /api/sessions/:id/ending', () => {
     expect(a.ending).toMatchObject({ kind: 'startup-only', user_agent: 'mcpulse-go' });
     const b = await t.api('sessionEnding', { id: 's_00000000000b' });
     expect(b.ending).toBeNull();
-    const missing = await fetch(`${t.url}/api/sessions/s_ffffffffffff/ending`);
+    const missing = await authedFetch(`${t.url}/api/sessions/s_ffffffffffff/ending`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'no session s_ffffffffffff' });
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
 import { connectionOf } from '../../src/store/connection.js';
 import { getRemote } from '../../src/api/remote.js';
+import { authedFetch, TEST_TOKEN } from '../helpers/token.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -41,9 +42,14 @@ describe('loopback, both families', () => {
       body: capture('go-style'),
     });
     expect(res.status).toBe(202);
-    const calls = await getRemote(`http://[::1]:${t.server.info.port}`, 'calls', {
-      project: 'mp_live_v6',
-    });
+    const calls = await getRemote(
+      `http://[::1]:${t.server.info.port}`,
+      'calls',
+      {
+        project: 'mp_live_v6',
+      },
+      { token: TEST_TOKEN },
+    );
     expect(calls.calls.map((c) => c.args_hash)).toEqual([
       '52a4fe5fc814',
       '2432a382194c',
@@ -86,7 +92,7 @@ describe('DNS rebinding and cross-site guards', () => {
     expect(otherPort.status).toBe(403);
     const v6 = await rawGet('/api/status', { host: 'localhost', origin: `http://[::1]:${port}` });
     expect(v6.status).toBe(200);
-    const own = await fetch(`${t.url}/api/status`, { headers: { origin: t.url } });
+    const own = await authedFetch(`${t.url}/api/status`, { headers: { origin: t.url } });
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -94,7 +100,7 @@ describe('DNS rebinding and cross-site guards', () => {
 
 describe('the dashboard and the API', () => {
   it('serves the renderer with a strict CSP', async () => {
-    const res = await fetch(`${t.url}/`);
+    const res = await authedFetch(`${t.url}/`);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/^default-src 'none'/);
@@ -103,10 +109,10 @@ describe('the dashboard and the API', () => {
   });
 
   it('answers unknown API routes and bad filters with a JSON error', async () => {
-    const missing = await fetch(`${t.url}/api/nope`);
+    const missing = await authedFetch(`${t.url}/api/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'no API route /api/nope' });
-    const bad = await fetch(`${t.url}/api/calls?from=yesterday`);
+    const bad = await authedFetch(`${t.url}/api/calls?from=yesterday`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(
       /^from: expected an ISO 8601 time/,
@@ -134,7 +140,7 @@ describe('the dashboard and the API', () => {
 describe('live stream', () => {
   it('sends an event for every stored call and rejection', async () => {
     const controller = new AbortController();
-    const res = await fetch(`${t.url}/api/stream`, { signal: controller.signal });
+    const res = await authedFetch(`${t.url}/api/stream`, { signal: controller.signal });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
     const body = JSON.parse(capture('go-style')) as { batch: unknown[] };

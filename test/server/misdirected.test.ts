@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { capture, startTestServer, type CaptureName, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 /**
  * The user agents the SDKs send: Go, Ruby and PHP set their own (transport.go, transport.rb,
@@ -26,7 +27,7 @@ describe('requests that miss /v1/ingest', () => {
   afterEach(() => t.close());
 
   const post = (path: string, body: string, userAgent: string, method = 'POST') =>
-    fetch(`${t.url}${path}`, {
+    authedFetch(`${t.url}${path}`, {
       method,
       headers: {
         authorization: 'Bearer mp_live_wrong_path',

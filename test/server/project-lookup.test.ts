@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 const TS_KEY = 'mp_live_ts_sdk_exercise';
 const GO_KEY = 'mp_live_go_omitted';
@@ -22,7 +23,7 @@ describe('project lookup', () => {
   afterAll(() => t.close());
 
   const status = async (project: string, path = '/api/summary') =>
-    (await fetch(`${t.url}${path}?project=${encodeURIComponent(project)}`)).status;
+    (await authedFetch(`${t.url}${path}?project=${encodeURIComponent(project)}`)).status;
 
   it('finds a project by its key, ref, whole digest, row id, a unique ref start and a unique label start', async () => {
     const { projects } = await t.api('projects');
@@ -43,13 +44,13 @@ describe('project lookup', () => {
   it('answers empty for a ref or digest the dashboard waits for (unknown_project=empty), 404 for anything typed', async () => {
     const waiting = sha('mp_live_not_sent_yet');
     for (const value of [waiting.slice(0, 12), waiting]) {
-      const res = await fetch(`${t.url}/api/summary?project=${value}&unknown_project=empty`);
+      const res = await authedFetch(`${t.url}/api/summary?project=${value}&unknown_project=empty`);
       expect(res.status, value).toBe(200);
       expect(((await res.json()) as { calls: number }).calls).toBe(0);
     }
     // A label, a word or an id is still refused by name: only a ref can be waited for.
     for (const value of ['mp_live_ts_sXYZ', 'nonexistent', '99999']) {
-      const res = await fetch(`${t.url}/api/summary?project=${value}&unknown_project=empty`);
+      const res = await authedFetch(`${t.url}/api/summary?project=${value}&unknown_project=empty`);
       expect(res.status, value).toBe(404);
     }
   });
@@ -57,7 +58,7 @@ describe('project lookup', () => {
   it('answers 404 naming the value for a key never sent, a label no project has, and an unused id', async () => {
     for (const value of ['mp_live_ts_sXYZ', 'nonexistent', '99999', 'ffff0000ffff0000']) {
       for (const path of ['/api/summary', '/api/calls', '/api/sessions', '/api/stream']) {
-        const res = await fetch(`${t.url}${path}?project=${encodeURIComponent(value)}`);
+        const res = await authedFetch(`${t.url}${path}?project=${encodeURIComponent(value)}`);
         expect(res.status, `${path} ${value}`).toBe(404);
         const { error } = (await res.json()) as { error: string };
         expect(error).toContain(`no project '${value}'`);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createIngest, LiveBus } from '../../src/ingest/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 const KEYS = 20_000;
 let t: TestServer;
@@ -44,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it('answers the 500 most recent of 20,000 projects, with the total, in well under a megabyte', async () => {
-  const res = await fetch(`${t.url}/api/projects`);
+  const res = await authedFetch(`${t.url}/api/projects`);
   expect(res.status).toBe(200);
   const text = await res.text();
   expect(text.length).toBeLessThan(300_000);
@@ -65,11 +66,11 @@ it('answers the 500 most recent of 20,000 projects, with the total, in well unde
 });
 
 it('pages wider with ?limit=, up to 5,000', async () => {
-  const wide = (await (await fetch(`${t.url}/api/projects?limit=2000`)).json()) as {
+  const wide = (await (await authedFetch(`${t.url}/api/projects?limit=2000`)).json()) as {
     projects: unknown[];
   };
   expect(wide.projects).toHaveLength(2000);
-  const capped = (await (await fetch(`${t.url}/api/projects?limit=100000`)).json()) as {
+  const capped = (await (await authedFetch(`${t.url}/api/projects?limit=100000`)).json()) as {
     projects: unknown[];
   };
   expect(capped.projects).toHaveLength(5000);

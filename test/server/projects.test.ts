@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 const KEY_A = 'mp_live_rb_scenario';
 const KEY_B = 'mp_live_rb_scen2';
@@ -65,7 +66,7 @@ describe('projects are the full key hash', () => {
       project_label: 'mp_live_rb_s',
     });
     for (const path of ['/api/summary', '/api/calls', '/api/stream']) {
-      const res = await fetch(`${t.url}${path}?project=mp_live_rb_s`);
+      const res = await authedFetch(`${t.url}${path}?project=mp_live_rb_s`);
       expect(res.status, path).toBe(400);
       const { error } = (await res.json()) as { error: string };
       expect(error).toContain("project 'mp_live_rb_s' is ambiguous");

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../src/shared/api-routes.js';
 import { capture, startTestServer, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 let t: TestServer;
 
@@ -47,7 +48,7 @@ const GET_ROUTES = Object.values(API_ROUTES)
   .map((k) => k.slice(4));
 
 async function get(path: string): Promise<{ status: number; error?: string }> {
-  const res = await fetch(`${t.url}${path}`);
+  const res = await authedFetch(`${t.url}${path}`);
   const text = await res.text();
   const isJson = (res.headers.get('content-type') ?? '').startsWith('application/json');
   const body = isJson ? (JSON.parse(text) as { error?: string }) : {};

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRow } from '../../src/store/index.js';
 import { capture, startTestServer, type CaptureName, type TestServer } from '../helpers/server.js';
+import { authedFetch } from '../helpers/token.js';
 
 type Wire = Record<string, unknown> & { type: string };
 
@@ -77,7 +78,7 @@ describe.each(SDKS)('$name request body', ({ name, contentType }) => {
   });
 
   it('exports every payload as the SDK sent it: omitted fields stay omitted, byte for byte', async () => {
-    const res = await fetch(`${t.url}/api/export?format=jsonl`);
+    const res = await authedFetch(`${t.url}/api/export?format=jsonl`);
     expect(res.status).toBe(200);
     const lines = (await res.text()).trimEnd().split('\n');
     // One request: its startups lead, its verdicts follow its calls (export-jsonl.ts).

@@ -14,6 +14,7 @@ import {
 } from '../../src/store/retention/index.js';
 import { startTestServer } from '../helpers/server.js';
 import { ingestAt, rng, sessionCalls } from '../reliability/helpers/data.js';
+import { authedFetch } from '../helpers/token.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2, 12);
@@ -74,7 +75,7 @@ describe('retention totals', () => {
       }
 
       // Clear-all starts the count again with the data.
-      const res = await fetch(`${t.url}/api/admin/clear`, {
+      const res = await authedFetch(`${t.url}/api/admin/clear`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ confirm: 'delete all data' }),

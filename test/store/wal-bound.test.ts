@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { openStore } from '../../src/store/index.js';
+import { authedFetch, TEST_TOKEN } from '../helpers/token.js';
 
 const MIB = 1024 * 1024;
 const SOFT = 2 * MIB;
@@ -61,7 +62,13 @@ describe('the WAL bound under a sustained load', () => {
       deferDerived: true,
       walBytes: { soft: SOFT, hard: HARD },
     });
-    const server = await startServer({ store, port: 0, rateLimit: false, retention: false });
+    const server = await startServer({
+      store,
+      port: 0,
+      rateLimit: false,
+      retention: false,
+      token: TEST_TOKEN,
+    });
     const url = `http://127.0.0.1:${server.info.port}`;
     let loading = true;
     let maxWal = 0;
@@ -84,7 +91,7 @@ describe('the WAL bound under a sustained load', () => {
       };
       const reader = async (): Promise<void> => {
         while (loading) {
-          const res = await fetch(`${url}/api/summary`);
+          const res = await authedFetch(`${url}/api/summary`);
           expect(res.status).toBe(200);
           await res.arrayBuffer();
           await sleep(100);
@@ -93,7 +100,7 @@ describe('the WAL bound under a sustained load', () => {
       /** A download read slowly, so it stays open across many apply slices. */
       const exporter = async (): Promise<void> => {
         while (loading) {
-          const res = await fetch(`${url}/api/export`);
+          const res = await authedFetch(`${url}/api/export`);
           const body = res.body!.getReader();
           while (!(await body.read()).done) await sleep(10);
         }
@@ -118,7 +125,7 @@ describe('the WAL bound under a sustained load', () => {
       // The load stopped: once the spool is applied, the WAL is cut to nothing.
       const deadline = Date.now() + 10_000;
       while (walSize(dbPath) > 0 && Date.now() < deadline) {
-        await fetch(`${url}/api/summary`).then((r) => r.arrayBuffer());
+        await authedFetch(`${url}/api/summary`).then((r) => r.arrayBuffer());
         await sleep(250);
       }
       expect(walSize(dbPath)).toBe(0);

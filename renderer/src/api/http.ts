@@ -13,6 +13,15 @@ export class ApiFailure extends Error {
   }
 }
 
+import { markLocked } from './lock';
+
+/** A 401 is the owner token missing: the shell shows the locked screen (lock.ts). */
+function noteRefusal(status: number, body: unknown): void {
+  if (status === 401) markLocked();
+  else if (body && typeof body === 'object' && 'authorised' in body && body.authorised === false)
+    markLocked();
+}
+
 /**
  * A project picked in the dashboard (a ref from the URL, a link, Setup) may not have sent its
  * first payload yet, or may just have been cleared: the dashboard is waiting for it, so it asks
@@ -53,6 +62,7 @@ export async function getJson(path: string, signal?: AbortSignal): Promise<unkno
       path,
     );
   }
+  noteRefusal(res.status, body);
   if (!res.ok) {
     const message =
       body && typeof body === 'object' && 'error' in body && typeof body.error === 'string'
@@ -88,6 +98,7 @@ export async function sendJson(
   }
   const text = await res.text();
   const parsed: unknown = text ? JSON.parse(text) : undefined;
+  noteRefusal(res.status, parsed);
   if (!res.ok) {
     const message =
       parsed && typeof parsed === 'object' && 'error' in parsed

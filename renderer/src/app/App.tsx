@@ -12,6 +12,8 @@ import { SizesPage } from '../pages/sizes/SizesPage';
 import { ToolPage } from '../pages/tools/ToolPage';
 import { ToolsPage } from '../pages/tools/ToolsPage';
 import { Loading } from '../components/States';
+import { useLocked } from '../api/lock';
+import { LockedScreen } from './LockedScreen';
 import { useGlobalHotkeys } from '../hooks/useHotkeys';
 import { FilterBar } from './FilterBar';
 import { ProjectWarning } from './ProjectWarning';
@@ -66,7 +68,10 @@ export function App() {
   );
   useGlobalHotkeys(go);
   usePageTitle();
+  // Without the owner token every request would fail: one screen says how to get in instead.
+  const locked = useLocked();
   const page = PAGES[loc.path];
+  if (locked) return <LockedScreen />;
   return (
     <AppDataProvider>
       <div className="app">

@@ -10,8 +10,14 @@ import { UsageError, type CliIO, type Command } from '../io.js';
 import { parseServerUrl } from './demo-probe.js';
 import { findOrStartDashboard } from './find-dashboard.js';
 import { untilSignal } from './serve.js';
+import { clientToken } from '../../host/token.js';
+import { dashboardLink } from '../../shared/owner-token.js';
 
-const USAGE = `usage: mcpulse-devtools demo [--url URL] [--db PATH] [--key KEY] [--once] [--fast]
+/** The link to open: with the token when this command knows it. */
+const link = (endpoint: string, token: string | undefined): string =>
+  token === undefined ? endpoint : dashboardLink(endpoint, token);
+
+const USAGE = `usage: mcpulse-devtools demo [--url URL] [--db PATH] [--key KEY] [--token VALUE] [--once] [--fast]
 
 Runs a real MCP server (acme-tracker, built on @modelcontextprotocol/sdk) instrumented by an
 MCPulse producer, drives it with scripted MCP clients — reworded retries, paging, errors,
@@ -22,6 +28,8 @@ of the dashboard at --url. If no dashboard answers there, starts one and keeps i
   --db PATH   database of the dashboard this command starts, if it starts one
               (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
   --key KEY   ingest key; one key is one project (default ${DEMO_KEY})
+  --token VALUE  the dashboard's owner token (default $MCPULSE_DEVTOOLS_TOKEN, else
+              ~/.mcpulse-devtools/token); the proxied session's content needs it
   --once      send the demo and exit (stopping the dashboard if this command started it)
   --fast      compress the slow tool and skip the pauses between steps (for tests)
 `;
@@ -49,6 +57,7 @@ export const command: Command = {
       key: { type: 'string' },
       once: { type: 'boolean' },
       fast: { type: 'boolean' },
+      token: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -59,9 +68,15 @@ export const command: Command = {
     if (values.key !== undefined && values.key.trim() === '')
       throw new UsageError('--key: an empty key turns producers off');
 
-    const found = await findOrStartDashboard(url, values.db, io, 'demo');
+    const found = await findOrStartDashboard(
+      url,
+      values.db,
+      io,
+      'demo',
+      clientToken(values.token, io.env),
+    );
     if ('exit' in found) return found.exit;
-    const { endpoint, served } = found;
+    const { endpoint, served, token } = found;
     let result: DemoResult;
     try {
       result = await runDemo({
@@ -71,7 +86,7 @@ export const command: Command = {
         log: (line) => io.stdout.write(`${line}\n`),
       });
       // One more session through the real proxy, so the first run also shows content.
-      const proxied = await runProxiedDemo({ endpoint, fast: values.fast ?? false });
+      const proxied = await runProxiedDemo({ endpoint, fast: values.fast ?? false, token });
       io.stdout.write(
         `demo: 1 session through the proxy (${proxied.calls} calls, every message kept) in project ${PROXIED_DEMO_KEY}\n`,
       );
@@ -82,7 +97,7 @@ export const command: Command = {
     describeResult(result, endpoint, io);
     const failed = result.mismatches.length > 0 || result.delivery.dropped > 0;
     if (!served) {
-      if (!failed) io.stdout.write(`open ${endpoint} to explore it\n`);
+      if (!failed) io.stdout.write(`open ${link(endpoint, token)} to explore it\n`);
       return failed ? 1 : 0;
     }
     if (values.once) {
@@ -93,7 +108,7 @@ export const command: Command = {
       return failed ? 1 : 0;
     }
     io.stdout.write(
-      `\nopen ${endpoint} to explore it — the dashboard keeps running; Ctrl-C to stop\n`,
+      `\nopen ${link(endpoint, token)} to explore it — the dashboard keeps running; Ctrl-C to stop\n`,
     );
     await untilSignal();
     await served.stop();

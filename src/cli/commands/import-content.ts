@@ -4,6 +4,7 @@
  * running dashboard. A line is one post, so it is sent as one.
  */
 import { createContentIngest } from '../../ingest/index.js';
+import { tokenHeaders } from '../../api/remote.js';
 import { PROXY_CONTENT_PATH } from '../../shared/proxy-content.js';
 import type { Store } from '../../store/index.js';
 
@@ -49,8 +50,11 @@ export function directContentSender(store: Store, key: string): ContentSender {
   };
 }
 
-/** Over HTTP to a running dashboard's content route. */
-export function httpContentSender(url: string, key: string): ContentSender {
+/**
+ * Over HTTP to a running dashboard's content route, with its owner `token` (the route's
+ * `authorization` is the project key, so the token goes in its own header).
+ */
+export function httpContentSender(url: string, key: string, token?: string): ContentSender {
   return async (post) => {
     let res: Response;
     try {
@@ -60,6 +64,7 @@ export function httpContentSender(url: string, key: string): ContentSender {
           'content-type': 'application/json',
           authorization: `Bearer ${key}`,
           'user-agent': USER_AGENT,
+          ...tokenHeaders(token),
         },
         body: JSON.stringify(post),
         signal: AbortSignal.timeout(30_000),

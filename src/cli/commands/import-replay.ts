@@ -83,12 +83,12 @@ export function directSender(store: Store, key: string): ChunkSender {
  * Over HTTP to a running dashboard. Each request carries a unique user agent, so the batch it
  * created can be found in the ingest log and its rejections read back with their reasons.
  */
-export function httpSender(url: string, key: string): ChunkSender {
+export function httpSender(url: string, key: string, token?: string): ChunkSender {
   const nonce = randomBytes(4).toString('hex');
   let n = 0;
   /** Operation `name` of the dashboard's API; the answer is typed by the API's own map. */
   const callRemote = <K extends ApiName>(name: K, params: ApiParams): Promise<Api[K]> =>
-    getRemote(url, name, params, { signal: AbortSignal.timeout(10_000) });
+    getRemote(url, name, params, { signal: AbortSignal.timeout(10_000), token });
   return async (items) => {
     const agent = `${USER_AGENT} (${nonce}-${++n})`;
     let res: Response;

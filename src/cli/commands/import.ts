@@ -4,6 +4,7 @@ import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
+import { clientToken } from '../../host/token.js';
 import { normalizeUrl } from './demo-probe.js';
 import { MAX_LINE_BYTES, itemsOfLine, readLines, type ContentLine } from './import-lines.js';
 import {
@@ -15,7 +16,7 @@ import {
 } from './import-replay.js';
 import { directContentSender, httpContentSender, type ContentSender } from './import-content.js';
 
-const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--content] [--db PATH | --url URL]
+const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--content] [--db PATH | --url URL [--token VALUE]]
 
 Replays a capture — one payload per line, as 'mcpulse-devtools export' writes — through the
 same validation as the ingest endpoint, in requests of at most 500 payloads. Every refused
@@ -28,6 +29,8 @@ a whole request body ({"batch":[…]}) is replayed item by item. FILE '-' reads 
   --db PATH   database to import into (default ~/.mcpulse-devtools/devtools.db, or
               $MCPULSE_DEVTOOLS_DB); refused while a dashboard is serving it — use --url then
   --url URL   send through the ingest endpoint of a running dashboard instead
+  --token VALUE  that dashboard's owner token, for content and reading back rejections
+              (default $MCPULSE_DEVTOOLS_TOKEN, else ~/.mcpulse-devtools/token)
 
 Exits 0 when every line was accepted, 1 when any was rejected (the others are still stored).
 Importing the same file twice stores it twice.
@@ -59,6 +62,7 @@ export const command: Command = {
         db: { type: 'string' },
         url: { type: 'string' },
         content: { type: 'boolean' },
+        token: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       true,
@@ -82,8 +86,9 @@ export const command: Command = {
     let target: string;
     if (values.url !== undefined) {
       target = normalizeUrl(values.url);
-      send = httpSender(target, key);
-      sendContent = httpContentSender(target, key);
+      const token = clientToken(values.token, io.env);
+      send = httpSender(target, key, token);
+      sendContent = httpContentSender(target, key, token);
     } else {
       target = values.db ?? defaultDbPath(io.env);
       try {

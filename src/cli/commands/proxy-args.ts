@@ -17,6 +17,7 @@ const FLAGS = {
   listen: { type: 'string' },
   'no-content': { type: 'boolean' },
   'redact-keys': { type: 'string' },
+  token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -28,6 +29,7 @@ const TAKES_VALUE = new Set([
   '--target',
   '--listen',
   '--redact-keys',
+  '--token',
 ]);
 
 /** A proxy to run: a stdio server command, or an HTTP target and a local port. */
@@ -44,6 +46,8 @@ export interface ProxyRun {
   redactKeys: string[];
   client?: string;
   db?: string;
+  /** `--token`: the dashboard's owner token, when given (else $MCPULSE_DEVTOOLS_TOKEN, the file). */
+  token?: string;
   /** stdio: the server command and its arguments. */
   command: string;
   args: string[];
@@ -93,6 +97,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
     url,
     client: values.client?.trim(),
     db: values.db,
+    ...(values.token === undefined ? {} : { token: values.token }),
     key: values.key?.trim(),
     content: values['no-content'] !== true,
     redactKeys,

@@ -13,7 +13,7 @@ export const LABEL = 'mcpulse-devtools proxy';
 
 /** What learns where to send: the sink. */
 export interface TelemetryTarget {
-  connect(endpoint: string): void;
+  connect(endpoint: string, token?: string): void;
   fail(reason: string): void;
 }
 
@@ -21,6 +21,8 @@ export interface TelemetryTarget {
 export interface DashboardOptions {
   url: string;
   db?: string;
+  /** The owner token (`--token`, $MCPULSE_DEVTOOLS_TOKEN, the file), if found. */
+  token?: string;
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;
 }
@@ -43,11 +45,19 @@ export async function connectDashboard(
   target: TelemetryTarget,
 ): Promise<Served | undefined> {
   try {
-    const probe = await probeDevtools(options.url, PROBE_TIMEOUT_MS);
+    const probe = await probeDevtools(options.url, PROBE_TIMEOUT_MS, options.token);
+    if (probe.kind === 'locked')
+      options.stderr.write(
+        `${LABEL}: the dashboard at ${options.url} does not take this account's token, so it will refuse message content (calls still go) — pass --token or set $MCPULSE_DEVTOOLS_TOKEN\n`,
+      );
     // Found it; or something listens there and is slow to answer, which is not "nothing
     // there" (starting a dashboard on its port would fail): send there either way.
-    if (probe.kind === 'devtools' || (probe.kind === 'none' && probe.detail === 'TimeoutError')) {
-      target.connect(options.url);
+    if (
+      probe.kind === 'devtools' ||
+      probe.kind === 'locked' ||
+      (probe.kind === 'none' && probe.detail === 'TimeoutError')
+    ) {
+      target.connect(options.url, options.token);
       return undefined;
     }
     // Nothing there (or something else): find-or-start probes again, quickly, and says why.
@@ -56,12 +66,13 @@ export async function connectDashboard(
       options.db,
       { stdout: quiet(), stderr: options.stderr, stdin: process.stdin, env: options.env },
       LABEL,
+      options.token,
     );
     if ('exit' in found) {
       target.fail(`no dashboard at ${options.url}`);
       return undefined;
     }
-    target.connect(found.endpoint);
+    target.connect(found.endpoint, found.token);
     if (found.served)
       options.stderr.write(
         `${LABEL}: started a dashboard at ${found.endpoint} (database ${found.served.server.info.dbPath}); it stops when this proxy exits\n`,

@@ -6,5 +6,8 @@ import { runTelemetryWorker } from '../../proxy/telemetry-worker.js';
 import { connectDashboard } from './proxy-dashboard.js';
 
 runTelemetryWorker((init, sink) =>
-  connectDashboard({ url: init.url, db: init.db, env: process.env, stderr: process.stderr }, sink),
+  connectDashboard(
+    { url: init.url, db: init.db, token: init.token, env: process.env, stderr: process.stderr },
+    sink,
+  ),
 );

@@ -13,11 +13,12 @@ import {
 import { Redactor } from '../../proxy/content.js';
 import { chooseKey } from '../../proxy/project-key.js';
 import { connectDashboard, LABEL } from './proxy-dashboard.js';
+import { clientToken, TokenFileError } from '../../host/token.js';
 import type { CliIO, Command } from '../io.js';
 import { parseProxyArgs, type ProxyRun } from './proxy-args.js';
 import type { Served } from './serve.js';
 
-const USAGE = `usage: mcpulse-devtools proxy [--url URL] [--key KEY] [--client NAME] [--db PATH] -- COMMAND [ARGS…]
+const USAGE = `usage: mcpulse-devtools proxy [--url URL] [--key KEY] [--client NAME] [--db PATH] [--token VALUE] -- COMMAND [ARGS…]
        mcpulse-devtools proxy --http --target URL --listen PORT [--url URL] [--key KEY] [--client NAME]
 
 Sits between an MCP client and an MCP server, relays every byte unchanged, and sends the
@@ -37,6 +38,8 @@ server and is the server as far as the client can tell. --http: relays Streamabl
                  (authorization, password, token, secret, api_key, cookie, credential, …)
   --client NAME  client name to record, instead of the one the client sends in initialize
   --db PATH      database of the dashboard this command starts, if it starts one
+  --token VALUE  the dashboard's owner token, which content needs (default $MCPULSE_DEVTOOLS_TOKEN,
+                 else ~/.mcpulse-devtools/token)
   --http         Streamable HTTP mode (needs --target and --listen)
   --target URL   the server's MCP endpoint, e.g. http://localhost:3000/mcp
   --listen PORT  local port for the client to connect to (0 picks one)
@@ -46,6 +49,20 @@ secret-looking values redacted). Telemetry never affects the MCP session: if the
 down or slow, the traffic goes through as before, and what it did not take by exit is handed to
 a background sender (one line on stderr says so). See docs/proxy.md.
 `;
+
+/**
+ * The owner token content is sent with. A token file that cannot be trusted is said once and
+ * not used: the MCP session goes on whatever telemetry can do (calls still reach ingest).
+ */
+function proxyToken(args: ProxyRun, io: CliIO): string | undefined {
+  try {
+    return clientToken(args.token, io.env);
+  } catch (error) {
+    if (!(error instanceof TokenFileError)) throw error;
+    io.stderr.write(`${LABEL}: ${error.message}; message content will not be stored\n`);
+    return undefined;
+  }
+}
 
 /** Exit code for how the server ended: its own code, or 128 + the signal's number. */
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
@@ -78,6 +95,7 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
     redactKeys: args.redactKeys,
     url: args.url,
     db: args.db,
+    token: proxyToken(args, io),
   });
   // The relay starts first: a client sends initialize the moment it has spawned us.
   const relay = startStdioRelay({
@@ -137,7 +155,7 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
     return 1;
   }
   const served = connectDashboard(
-    { url: args.url, db: args.db, env: io.env, stderr: io.stderr },
+    { url: args.url, db: args.db, token: proxyToken(args, io), env: io.env, stderr: io.stderr },
     sink,
   );
   io.stderr.write(`${LABEL}: relaying ${relay.url} → ${args.target!.href}\n`);

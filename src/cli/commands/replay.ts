@@ -8,6 +8,7 @@ import { callApi } from '../../api/call.js';
 import { getRemote } from '../../api/remote.js';
 import { DatabaseOpenError } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
+import { clientToken } from '../../host/token.js';
 import type { ReadStore } from '../../store/index.js';
 import { parseFlags } from '../flags.js';
 import { UsageError, type Command } from '../io.js';
@@ -17,7 +18,7 @@ import { replaySession, ServerStartError } from './replay-run.js';
 import { loadRecordedSession, ReplayError, type Ask } from './replay-source.js';
 import { compareReplay, formatReplayTable } from './replay-table.js';
 
-const USAGE = `usage: mcpulse-devtools replay SESSION [--db PATH | --url URL] [--project P] [--timeout MS] [--json] -- COMMAND [ARGS…]
+const USAGE = `usage: mcpulse-devtools replay SESSION [--db PATH | --url URL [--token VALUE]] [--project P] [--timeout MS] [--json] -- COMMAND [ARGS…]
 
 Re-sends a proxied session's tool calls to a server and says what changed. COMMAND is started
 over stdio and initialized as the recorded client did (its clientInfo, capabilities and
@@ -28,6 +29,7 @@ and the duration before → after.
   --db PATH      database to read the session from (default ~/.mcpulse-devtools/devtools.db,
                  or $MCPULSE_DEVTOOLS_DB)
   --url URL      read it from a running dashboard instead
+  --token VALUE  its owner token (default $MCPULSE_DEVTOOLS_TOKEN, else ~/.mcpulse-devtools/token)
   --project P    the session's project (key, ref or id), when two projects share the id
   --timeout MS   per request, initialize included (default 60000)
   --json         the rows as JSON instead of a table
@@ -48,6 +50,7 @@ export const command: Command = {
       {
         db: { type: 'string' },
         url: { type: 'string' },
+        token: { type: 'string' },
         project: { type: 'string' },
         timeout: { type: 'string' },
         json: { type: 'boolean' },
@@ -77,7 +80,9 @@ export const command: Command = {
     let ask: Ask;
     if (values.url !== undefined) {
       const url = normalizeUrl(values.url);
-      ask = (name, params) => getRemote(url, name, params, { signal: AbortSignal.timeout(30_000) });
+      const token = clientToken(values.token, io.env);
+      ask = (name, params) =>
+        getRemote(url, name, params, { signal: AbortSignal.timeout(30_000), token });
     } else {
       try {
         store = openExisting(values.db ?? defaultDbPath(io.env), (l) => io.stderr.write(l));

@@ -1,16 +1,21 @@
-import { startServer, PortInUseError, type RunningServer } from '../../server/index.js';
+import { isExposed, startServer, PortInUseError, type RunningServer } from '../../server/index.js';
+import { dashboardLink } from '../../shared/owner-token.js';
 import type { Store } from '../../store/index.js';
 import { parseFlags, parsePort } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath, defaultPort } from '../../host/paths.js';
+import { serverToken, TokenFileError } from '../../host/token.js';
 
-const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--no-rate-limit] [--max-spool N]
+const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--token VALUE] [--no-rate-limit] [--max-spool N]
 
   --port N          port to listen on (default 7857, or $MCPULSE_DEVTOOLS_PORT; 0 picks one)
   --db PATH         database file (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
-  --host ADDR       listen on ADDR instead of loopback (e.g. 0.0.0.0 for Docker/LAN — exposes your data)
+  --host ADDR       listen on ADDR instead of loopback (e.g. 0.0.0.0 for Docker/LAN): ingest is
+                    open to the network; the dashboard and API then need the token, page included
   --allow-host NAME also accept requests addressed to NAME (e.g. host.docker.internal)
+  --token VALUE     the owner token the dashboard and API ask for (default $MCPULSE_DEVTOOLS_TOKEN,
+                    else the one kept in ~/.mcpulse-devtools/token, made on first run)
   --no-rate-limit   do not refuse batches over production's 10,000 payloads/min per key
   --max-spool N     calls acknowledged ahead of storing before flushes wait (default 1000000)
 `;
@@ -21,6 +26,8 @@ export interface Served {
   store: Store;
   /** Non-loopback addresses the user opted in to, if any. */
   hosts: string[];
+  /** The owner token this server asks for. */
+  token: string;
   stop(): Promise<void>;
 }
 
@@ -33,6 +40,7 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
     'allow-host': { type: 'string', multiple: true },
     'no-rate-limit': { type: 'boolean' },
     'max-spool': { type: 'string' },
+    token: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
@@ -43,6 +51,8 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
     throw new UsageError(
       `--max-spool: expected a whole number of calls, received '${values['max-spool']}'`,
     );
+  // Before the database: a token that cannot be trusted stops here, with nothing opened.
+  const token = serverToken(values.token, io.env);
   const store = openDbForCli(dbPath, {
     instanceLock: true,
     backgroundCheckpoints: true,
@@ -57,11 +67,13 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
       allowedHosts: values['allow-host'],
       rateLimit: !values['no-rate-limit'],
       maxSpoolPayloads: maxSpool,
+      token,
     });
     return {
       server,
       store,
       hosts: values.host ?? [],
+      token,
       stop: async () => {
         await server.close();
         store.close();
@@ -74,12 +86,18 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
 }
 
 /** The lines printed once the server is up. */
-export function describeServer({ server, hosts }: Served, io: CliIO): void {
+export function describeServer({ server, hosts, token }: Served, io: CliIO): void {
   const { info } = server;
+  const exposed = isExposed(hosts);
   io.stdout.write(
     [
-      `MCPulse Devtools ${info.version} listening on ${info.addresses.join(', ')}`,
-      `  dashboard  ${server.url}`,
+      `MCPulse Devtools ${info.version} listening on ${info.addresses.join(', ')}` +
+        (exposed
+          ? ' — ingest open to the network; dashboard and API need the token'
+          : ' — this machine only; dashboard and API need the token'),
+      // The link carries the token: opening it once lets this browser in (a cookie keeps it).
+      `  dashboard  ${dashboardLink(server.url, token)}`,
+      `             (open this link; \`mcpulse-devtools token\` prints it again)`,
       // The value to paste comes first and alone: pasting the route made SDKs post to
       // /v1/ingest/v1/ingest (they add the route themselves).
       `  endpoint   ${server.url}   ← paste this into your SDK's endpoint option (any non-empty key)`,
@@ -89,9 +107,10 @@ export function describeServer({ server, hosts }: Served, io: CliIO): void {
       '',
     ].join('\n'),
   );
-  if (hosts.length) {
+  if (exposed) {
     io.stderr.write(
-      `warning: listening on ${hosts.join(', ')} — anyone who can reach this machine can send telemetry to it\n`,
+      `warning: listening on ${hosts.join(', ')} — anyone who can reach this machine can send telemetry to it; ` +
+        `the dashboard, its API and the status answer only requests with the token\n`,
     );
   }
 }
@@ -106,7 +125,11 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 
 /** Maps the failures a user can fix to one line and exit code 1. */
 export function reportStartupError(error: unknown, io: CliIO): number {
-  if (error instanceof PortInUseError || error instanceof DatabaseOpenError) {
+  if (
+    error instanceof PortInUseError ||
+    error instanceof DatabaseOpenError ||
+    error instanceof TokenFileError
+  ) {
     io.stderr.write(`mcpulse-devtools: ${error.message}\n`);
     return 1;
   }

@@ -18,6 +18,8 @@ export type StreamStatus =
 /** Options for {@link followStream}. */
 export interface FollowOptions {
   url: string;
+  /** Extra request headers (the owner token). */
+  headers?: Record<string, string>;
   onEvent(event: SseEvent): void;
   onStatus(status: StreamStatus): void;
   signal: AbortSignal;
@@ -89,7 +91,7 @@ export async function followStream(options: FollowOptions): Promise<void> {
     let connected = false;
     try {
       const res = await fetch(options.url, {
-        headers: { accept: 'text/event-stream' },
+        headers: { accept: 'text/event-stream', ...options.headers },
         signal: options.signal,
       });
       if (res.status >= 400 && res.status < 500) {

@@ -7,6 +7,8 @@ import { parseFlags } from '../flags.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
+import { clientToken } from '../../host/token.js';
+import { tokenHeaders } from '../../api/remote.js';
 import { parseServerUrl } from './demo-probe.js';
 import { followStream, StreamRefusedError, type SseEvent } from './tail-sse.js';
 import {
@@ -18,7 +20,7 @@ import {
   type TailCall,
 } from './tail-format.js';
 
-const USAGE = `usage: mcpulse-devtools tail [--url URL] [filters] [--json] [--last N] [--db PATH] [--count N]
+const USAGE = `usage: mcpulse-devtools tail [--url URL] [filters] [--json] [--last N] [--db PATH] [--count N] [--token VALUE]
 
 Follows the live stream of a running dashboard: one line per tool call — time, session,
 client, tool, outcome, duration, response size, args_hash and a mark when the call is a
@@ -27,6 +29,7 @@ a repeat (=, same arguments) or cannot be compared (?, unhashable arguments). Re
 when the dashboard restarts.
 
   --url URL          dashboard to follow (default http://localhost:7857, or $MCPULSE_DEVTOOLS_PORT)
+  --token VALUE      its owner token (default $MCPULSE_DEVTOOLS_TOKEN, else ~/.mcpulse-devtools/token)
   --project P        only this project: its ref (from /api/projects), the key, or a key
                      prefix only one project has
   --tool NAME        only this tool
@@ -154,6 +157,7 @@ export const command: Command = {
       json: { type: 'boolean' },
       last: { type: 'string' },
       count: { type: 'string' },
+      token: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -161,6 +165,7 @@ export const command: Command = {
       return 0;
     }
     const url = parseServerUrl(values.url, io.env);
+    const token = clientToken(values.token, io.env);
     const filters: Filters = {
       project: values.project,
       tool: values.tool,
@@ -237,6 +242,7 @@ export const command: Command = {
     try {
       await followStream({
         url: streamUrl,
+        headers: tokenHeaders(token),
         signal: controller.signal,
         onEvent,
         onStatus: (s) => {

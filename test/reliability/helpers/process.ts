@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { TEST_TOKEN, TOKEN_ENV_VARS } from '../../helpers/token.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CLI = join(ROOT, 'src', 'cli', 'main.ts');
@@ -16,7 +17,10 @@ export { tempDir };
 
 export interface Served {
   child: ChildProcess;
+  /** The dashboard's origin (`http://127.0.0.1:PORT`), without the printed link's token. */
   url: string;
+  /** The owner token the printed link carried. */
+  token: string;
   pid: number;
   output: () => string;
   /** Resolves with the exit code (or signal) once the process is gone. */
@@ -32,7 +36,7 @@ function spawnCli(args: string[], env: EnvChanges = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    env: { ...process.env, NODE_OPTIONS: '', ...TOKEN_ENV_VARS, ...env },
   });
 }
 
@@ -49,7 +53,7 @@ export async function serve(
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal)),
   );
-  const url = await new Promise<string>((resolve, reject) => {
+  const link = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`serve did not start in 20 s: ${out}`)),
       20_000,
@@ -67,9 +71,13 @@ export async function serve(
       reject(new Error(`serve exited (${code}) before listening: ${out}`));
     });
   });
+  const printed = new URL(link);
+  const url = printed.origin;
+  const token = printed.searchParams.get('token') ?? TEST_TOKEN;
   return {
     child,
     url,
+    token,
     pid: child.pid!,
     output: () => out,
     exited,
