@@ -8,3 +8,4 @@ export { Redactor, type Redacted } from './engine.js';
 export { cutBody, cutUtf8, trimCutTail } from './cut.js';
 export { RuleError, SUPPLEMENTARY_RULES, compileUserPattern, type ValueRule } from './rules.js';
 export { PRESET_RULES, presetFindings, mayHoldPresetSecret, type Finding } from './secretlint.js';
+export { redactSessionInfo } from './session-info.js';

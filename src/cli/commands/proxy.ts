@@ -75,7 +75,7 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
     key: args.key,
     fallbackKey: args.fallbackKey,
     content: args.content,
-    redactKeys: args.redactKeys,
+    redact: args.redact,
     url: args.url,
     db: args.db,
   });
@@ -118,7 +118,8 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
     sessionId: newSessionId,
     transport: 'http',
     content: sink,
-    redactor: args.content ? new Redactor(args.redactKeys) : undefined,
+    redactor: new Redactor(args.redact),
+    bodies: args.content,
     onServerName: (name) => chooseKey(args, sink, name, io.stderr),
     // A payload is emitted as its exchange ends: traffic, so the sink waits for a pause.
     emit: (p, at) => {
@@ -149,6 +150,7 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
   // The proxy was asked to stop, the server did not die: open requests are unanswered.
   observer.abandonAll(undefined, true);
   if (!args.key) chooseKey(args, sink, null, io.stderr);
+  await observer.settled();
   await finish(await sink.close(), io, served);
   return 0;
 }
