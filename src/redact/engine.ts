@@ -124,7 +124,10 @@ export class Redactor {
             kind: f.kind,
           });
         }
-        if (local.length > 0) replaced.set(p, merge(local));
+        // In raw JSON (between literals) a match widens to its whole bare token, so a number a
+        // user pattern matched becomes one string, and the JSON stays valid.
+        if (local.length > 0)
+          replaced.set(p, merge(p.literal || plain ? local : widen(local, p.value)));
       }
     }
     if (replaced.size === 0) return { text, found, count: 0 };
@@ -190,6 +193,18 @@ function merge(ranges: Finding[]): Finding[] {
     else out.push({ ...r });
   }
   return out;
+}
+
+const BARE = /[0-9A-Za-z+\-.]/;
+
+/** Ranges widened to the bare JSON tokens (numbers, literals) they touch. */
+function widen(ranges: Finding[], text: string): Finding[] {
+  return ranges.map((r) => {
+    let { start, end } = r;
+    while (start > 0 && BARE.test(text[start - 1]!)) start--;
+    while (end < text.length && BARE.test(text[end]!)) end++;
+    return { ...r, start, end };
+  });
 }
 
 /** Raw text with its new markers wrapped in quotes. */
