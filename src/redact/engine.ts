@@ -27,6 +27,10 @@ export interface Redacted {
   count: number;
 }
 
+/** JSON inside a string value is redacted as JSON up to this many levels down. */
+const MAX_EMBEDDED = 3;
+const EMBEDDED_JSON = /^\s*[[{][\s\S]*[\]}]\s*$/;
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SEPARATOR = '\n';
 
@@ -66,8 +70,12 @@ export class Redactor {
 
   /** A JSON text (whole, cut, or not JSON at all) with its secrets replaced. */
   async redactJson(text: string): Promise<Redacted> {
+    return this.json(text, 0);
+  }
+
+  private json(text: string, depth: number): Promise<Redacted> | Redacted {
     if (!this.mayHold(text)) return { text, found: {}, count: 0 };
-    return this.redactPieces(text, piecesOf(text), false);
+    return this.redactPieces(text, piecesOf(text), false, depth);
   }
 
   /** Plain text (an error message, instructions) with its secrets replaced. */
@@ -82,7 +90,7 @@ export class Redactor {
       isKey: false,
       keyOf: null,
     };
-    return this.redactPieces(text, [piece], true);
+    return this.redactPieces(text, [piece], true, 0);
   }
 
   /** A parsed JSON value with its secrets replaced (through its text, so the same rules). */
@@ -92,14 +100,28 @@ export class Redactor {
     return { value: r.count === 0 ? value : (JSON.parse(r.text) as T), count: r.count };
   }
 
-  /** `plain`: the text is not JSON, so markers go in as they are. */
-  private async redactPieces(text: string, pieces: Piece[], plain: boolean): Promise<Redacted> {
+  /**
+   * `plain`: the text is not JSON, so markers go in as they are. `depth`: how many JSON texts
+   * inside string values this one is nested in.
+   */
+  private async redactPieces(
+    text: string,
+    pieces: Piece[],
+    plain: boolean,
+    depth: number,
+  ): Promise<Redacted> {
     const found: Record<string, number> = {};
     const replaced = new Map<Piece, Finding[]>();
+    const rewritten = new Map<Piece, Redacted>();
     const scanned: Piece[] = [];
     for (const p of pieces) {
       if (p.keyOf !== null && this.isSecretKey(p.keyOf) && !isMarker(p.value)) {
         if (p.value !== '') replaced.set(p, [{ start: 0, end: p.value.length, kind: 'key-name' }]);
+      } else if (p.literal && !p.isKey && depth < MAX_EMBEDDED && EMBEDDED_JSON.test(p.value)) {
+        // JSON inside a string (a tool's text answer, `get-env`'s environment): its key names
+        // count too, so it is redacted as JSON of its own.
+        const inner = await this.json(p.value, depth + 1);
+        if (inner.count > 0) rewritten.set(p, inner);
       } else scanned.push(p);
     }
     // The rules run once over every other piece's text, joined, and their ranges are mapped
@@ -130,11 +152,19 @@ export class Redactor {
           replaced.set(p, merge(p.literal || plain ? local : widen(local, p.value)));
       }
     }
-    if (replaced.size === 0) return { text, found, count: 0 };
+    if (replaced.size === 0 && rewritten.size === 0) return { text, found, count: 0 };
     let out = '';
     let at = 0;
     let count = 0;
     for (const p of pieces) {
+      const inner = rewritten.get(p);
+      if (inner) {
+        for (const [kind, n] of Object.entries(inner.found)) found[kind] = (found[kind] ?? 0) + n;
+        count += inner.count;
+        out += text.slice(at, p.start) + encodePiece(p, inner.text);
+        at = p.end;
+        continue;
+      }
       const ranges = replaced.get(p);
       if (!ranges) continue;
       let value = '';

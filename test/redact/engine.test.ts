@@ -93,6 +93,15 @@ describe('JSON shape and key names', () => {
     expect(JSON.parse(out.text)).toEqual(schema);
   });
 
+  it('JSON inside a string value (a text answer) has its key names honoured too', async () => {
+    const env = JSON.stringify({ DB_PASSWORD: 'hunter2', HOME: '/root' }, null, 2);
+    const msg = { result: { content: [{ type: 'text', text: env }] } };
+    const out = await redactor.redactJson(JSON.stringify(msg));
+    const inner = JSON.parse(JSON.parse(out.text).result.content[0].text);
+    expect(inner).toEqual({ DB_PASSWORD: '[redacted: key-name]', HOME: '/root' });
+    expect((await redactor.redactJson(out.text)).text).toBe(out.text);
+  });
+
   it('a clean message keeps its exact bytes (whitespace, number spelling)', async () => {
     const text = '{ "id" : 1.0e3, "result": {"n": 12345678901234567890} }';
     expect((await redactor.redactJson(text)).text).toBe(text);
