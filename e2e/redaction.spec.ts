@@ -161,6 +161,8 @@ test('the UI shows where each secret was redacted, and none of them', async ({
     await expect(pair.getByTestId('ml-side-answer').locator(`[data-kind="${kind}"]`)).toHaveCount(
       1,
     );
+  // The details overlay the log on a narrow window: closed, so the pair is what is shown.
+  await page.getByRole('button', { name: 'Close details' }).click();
   await shoot(page, 'message-pair', () => pair.scrollIntoViewIfNeeded());
 
   // get-env's answer: the OpenAI key by its variable's name, the others by their format.

@@ -89,11 +89,15 @@ export function RedactionSummary({
     .map(([k, n]) => (n > 1 ? `${k} ×${n}` : k))
     .join(', ');
   return (
-    <p className="redaction-summary" data-testid={testId}>
+    <p
+      className="redaction-summary"
+      data-testid={testId}
+      title="Replaced by a marker before it was stored: the values themselves were never kept"
+    >
       <span className="redaction-count">
         {total} {total === 1 ? 'value' : 'values'} redacted
-      </span>{' '}
-      <span className="muted">· {kinds} · replaced before storing</span>
+      </span>
+      <span className="muted">{kinds}</span>
     </p>
   );
 }
