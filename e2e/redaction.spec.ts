@@ -7,6 +7,7 @@
  * secrets. Settings → Redaction shows the rules and previews pasted text. Screenshots of both
  * at 1440, 1024 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=1.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -106,6 +107,22 @@ async function runProxiedSession(url: string, s: ReturnType<typeof fakeSecrets>)
   return session;
 }
 
+/** axe's WCAG 2 AA violations on the page in both themes (badges' contrast included). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.waitForTimeout(150);
+    const result = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    for (const v of result.violations)
+      found.push(`${colorScheme}: ${v.id} ×${v.nodes.length} ${v.nodes[0]?.target.join(' ')}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
 /** The page at 1440, 1024 and 390 px, light and dark, under SHOTS. */
 async function shoot(page: Page, name: string, focus?: () => Promise<void>): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
@@ -161,6 +178,7 @@ test('the UI shows where each secret was redacted, and none of them', async ({
     await expect(pair.getByTestId('ml-side-answer').locator(`[data-kind="${kind}"]`)).toHaveCount(
       1,
     );
+  expect(await axeViolations(page)).toEqual([]);
   // The details overlay the log on a narrow window: closed, so the pair is what is shown.
   await page.getByRole('button', { name: 'Close details' }).click();
   await shoot(page, 'message-pair', () => pair.scrollIntoViewIfNeeded());
@@ -215,6 +233,7 @@ test('Settings → Redaction: the rules in force, user rules, a preview', async 
   await expect(result.getByTestId('redaction-preview-summary')).toContainText('4 values redacted');
   await expect(result.locator('[data-kind="user-pattern"]')).toHaveCount(1);
   await expect(result).not.toContainText(s.github);
+  expect(await axeViolations(page)).toEqual([]);
   await shoot(page, 'settings-redaction', () => panel.scrollIntoViewIfNeeded());
   console.check();
 });
