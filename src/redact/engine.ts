@@ -44,7 +44,14 @@ export class Redactor {
   constructor(user: UserRedactionRules = NO_USER_RULES) {
     const all = new Set<string>([...DEFAULT_SECRET_KEYS, ...checkUserKeys(user.keys)]);
     this.keys = [...all];
-    this.keyHint = new RegExp(this.keys.map(escapeRe).join('|'), 'i');
+    // A protocol key that ends in a secret word (`progressToken`) is no hint: every progress
+    // notification would be walked for nothing.
+    const hint = (k: string) =>
+      [...PROTOCOL_KEYS]
+        .filter((p) => p.endsWith(k) && p !== k)
+        .map((p) => `(?<!${escapeRe(p.slice(0, -k.length))})`)
+        .join('') + escapeRe(k);
+    this.keyHint = new RegExp(this.keys.map(hint).join('|'), 'i');
     this.rules = [...SUPPLEMENTARY_RULES, ...user.patterns.map(compileUserPattern)];
   }
 
