@@ -32,19 +32,27 @@ server and is the server as far as the client can tell. --http: relays Streamabl
                  serverInfo.name>, else px_<script's package or command>, or px_<target host>;
                  said on stderr once)
   --no-content   do not capture message bodies (session info and unanswered requests still go)
+  --redact RULE  redact more, beside the built-in rules (repeatable): key names
+                 (--redact session_pin,ssn) or a pattern (--redact '/ord-(?<secret>\\d{6})/i';
+                 a group named secret redacts only that part)
   --redact-keys a,b
-                 more key names whose values are redacted before storing, beside the defaults
-                 (authorization, password, token, secret, api_key, cookie, credential, …)
+                 key names only (an alias of --redact a,b)
   --client NAME  client name to record, instead of the one the client sends in initialize
   --db PATH      database of the dashboard this command starts, if it starts one
   --http         Streamable HTTP mode (needs --target and --listen)
   --target URL   the server's MCP endpoint, e.g. http://localhost:3000/mcp
   --listen PORT  local port for the client to connect to (0 picks one)
 
-Every JSON-RPC message is kept with the session on this machine (bodies over 256 KB cut,
-secret-looking values redacted). Telemetry never affects the MCP session: if the dashboard is
-down or slow, the traffic goes through as before, and what it did not take by exit is handed to
-a background sender (one line on stderr says so). See docs/proxy.md.
+Every JSON-RPC message is kept with the session on this machine, its credentials redacted
+before it leaves the proxy and again before the dashboard stores it: string values under
+secret-looking keys (authorization, password, token, secret, api_key, cookie, credential, …) and
+secret formats anywhere (secretlint's recommended preset, plus OpenAI keys, JWTs, Bearer
+credentials, user:password@ in URLs, access_token=/api_key=… parameters), each replaced by a
+marker such as [redacted: github-token]; bodies over 256 KB are cut after redaction. The
+dashboard also applies the rules saved in Settings → Redaction. Telemetry never affects the MCP
+session: if the dashboard is down or slow, the traffic goes through as before, and what it did
+not take by exit is handed to a background sender (one line on stderr says so). See
+docs/proxy.md.
 `;
 
 /** Exit code for how the server ended: its own code, or 128 + the signal's number. */
