@@ -14,21 +14,33 @@ import globals from 'globals';
 export const LAYERS = {
   shared: [],
   canonical: ['shared'],
+  // Redaction (issue 40): the proxy and the server's ingest both redact, with one engine.
+  redact: ['shared'],
   metrics: ['shared'],
   store: ['shared', 'canonical', 'metrics'],
-  ingest: ['shared', 'canonical', 'metrics', 'store'],
-  api: ['shared', 'canonical', 'metrics', 'store', 'ingest'],
-  server: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api'],
-  host: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server'],
+  ingest: ['shared', 'canonical', 'metrics', 'store', 'redact'],
+  api: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'redact'],
+  server: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'redact'],
+  host: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'redact'],
   // The producer is a self-contained client: it shares the contract, never the receiver's code.
   producer: ['shared', 'canonical'],
   demo: ['shared', 'canonical', 'producer'],
   // The MCP proxy measures as the producer does; only the CLI starts it.
-  proxy: ['shared', 'canonical', 'server', 'producer'],
-  mcp: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
-  electron: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
+  proxy: ['shared', 'canonical', 'server', 'producer', 'redact'],
+  mcp: ['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host', 'redact'],
+  electron: [
+    'shared',
+    'canonical',
+    'metrics',
+    'store',
+    'ingest',
+    'api',
+    'server',
+    'host',
+    'redact',
+  ],
   cli: [
-    ...['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host'],
+    ...['shared', 'canonical', 'metrics', 'store', 'ingest', 'api', 'server', 'host', 'redact'],
     ...['producer', 'demo', 'mcp', 'proxy'],
   ],
 };

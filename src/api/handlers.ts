@@ -12,6 +12,7 @@ import { contentRoutes } from './content-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { redactionRoutes } from './redaction-routes.js';
 import { toolErrorRoutes } from './tool-error-routes.js';
 import type { Freshness } from './types.js';
 
@@ -22,6 +23,7 @@ const routes = {
   ...toolErrorRoutes,
   ...metricsRoutes,
   ...adminRoutes,
+  ...redactionRoutes,
   ...exportRoutes,
   ...connectionRoutes,
 };
@@ -78,6 +80,9 @@ export const FRESHNESS: Record<ApiName, Freshness> = {
   retention: 'applied',
   setRetention: 'applied',
   clear: 'applied',
+  redaction: 'applied',
+  setRedaction: 'applied',
+  redactionPreview: 'none',
   export: 'derived',
   connection: 'applied',
   sessionEnding: 'applied',

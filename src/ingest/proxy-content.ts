@@ -3,6 +3,8 @@
  * the same bearer key as ingest (only its fingerprint is stored), zod validation, then the
  * store. As at ingest, a refused post is recorded on the ingest log with its reason, and a
  * bad message is dropped on its own with a dotted-path reason — never the good ones beside it.
+ * Every body, the session's `initialize` facts and every refused item's snapshot are redacted
+ * (./redaction.ts) before anything is written: credentials never reach the disk (issue 40).
  */
 import { z } from 'zod';
 import {
@@ -20,6 +22,7 @@ import { storeFailure, type IngestAnswer, type IngestRequest } from './examine.j
 import { createFileLossCheck } from './file-loss.js';
 import { bearerKey, fingerprintKey, type KeyFingerprint } from './key.js';
 import { publishWritten } from './publish.js';
+import { redactMessage, redactorFor, redactSessionInfo, redactSnapshot } from './redaction.js';
 import { snapshotItem, wellFormed } from './validate-item.js';
 
 /**
@@ -63,17 +66,18 @@ function checkMessage(
 export function createContentIngest(store: Store, bus?: LiveBus) {
   // As at ingest: nothing is acknowledged (or logged) into a database file lost while serving.
   const fileLost = createFileLossCheck(store);
-  function refuse(
+  const redactor = redactorFor(store);
+  async function refuse(
     req: IngestRequest,
     status: number,
     error: string,
     key: KeyFingerprint | null,
-  ): IngestAnswer {
+  ): Promise<IngestAnswer> {
     const message = `${PROXY_CONTENT_PATH}: ${error}`;
     const sample =
       req.body === 'too-large'
         ? { item: '', truncated: true }
-        : snapshotItem(req.body.toString('utf8'));
+        : await redactSnapshot(snapshotItem(req.body.toString('utf8')), redactor());
     const record: BatchRecord = {
       keySha256: key?.sha256 ?? null,
       keyPrefix: key?.prefix ?? null,
@@ -95,7 +99,7 @@ export function createContentIngest(store: Store, bus?: LiveBus) {
     return { status, headers: {}, body: { error: message } };
   }
 
-  return function handle(req: IngestRequest): IngestAnswer {
+  return async function handle(req: IngestRequest): Promise<IngestAnswer> {
     const lost = fileLost();
     if (lost) return lost;
     const rawKey = bearerKey(req.authorization);
@@ -127,11 +131,19 @@ export function createContentIngest(store: Store, bus?: LiveBus) {
     const post = envelope.data;
     const messages: ProxyMessage[] = [];
     const rejections: RejectedItem[] = [];
-    (post.messages ?? []).forEach((item, index) => {
+    const rules = redactor();
+    for (const [index, item] of (post.messages ?? []).entries()) {
       const verdict = checkMessage(item, index);
-      if ('message' in verdict) messages.push(verdict.message);
-      else rejections.push(verdict.rejection);
-    });
+      if ('message' in verdict) messages.push(await redactMessage(verdict.message, rules));
+      else {
+        const { item: snapshot, truncated } = await redactSnapshot(verdict.rejection, rules);
+        rejections.push({ ...verdict.rejection, item: snapshot, truncated });
+      }
+    }
+    const session = post.session ? await redactSessionInfo(post.session, rules) : null;
+    // Redacting awaited: the file may have been lost meanwhile (nothing is acknowledged into it).
+    const lostSince = fileLost();
+    if (lostSince) return lostSince;
     let result;
     const userAgent = req.userAgent ?? null;
     try {
@@ -140,7 +152,7 @@ export function createContentIngest(store: Store, bus?: LiveBus) {
         keyPrefix: key.prefix,
         receivedMs: req.receivedMs,
         sessionId: wellFormed(post.session_id),
-        session: post.session ?? null,
+        session,
         messages,
         unanswered: post.unanswered ?? [],
         rejections,

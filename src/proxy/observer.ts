@@ -11,7 +11,7 @@
 import type { Payload } from '../producer/types.js';
 import type { ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
 import type { ProxyMessage } from '../shared/proxy-content.js';
-import { contentMessage, type Redactor } from './content.js';
+import { contentMessage, redactSessionInfo, Redactor } from './content.js';
 import { parseEntries, type RpcMessage } from './jsonrpc.js';
 import { isTracked, type PendingRequest } from './matcher.js';
 import { McpSessionState } from './session-state.js';
@@ -69,10 +69,15 @@ export interface ObserverOptions {
   emit: (payload: ProxyPayload, at: number) => void;
   /** `--client NAME`: the client name for every payload, instead of `clientInfo.name`. */
   clientName?: string;
-  /** Receives session info, unanswered requests and (with `redactor`) every message. */
+  /** Receives session info, unanswered requests and (with `bodies`) every message. */
   content?: ContentTarget;
-  /** Set to capture message bodies (`--no-content` leaves it out). */
+  /**
+   * Redacts everything handed to `content` (bodies and the session's `initialize` facts)
+   * before it leaves the observer: secrets never travel (issue 40). Default: the built-in rules.
+   */
   redactor?: Redactor;
+  /** Capture message bodies (`--no-content` leaves them out). */
+  bodies?: boolean;
   /** The server's `serverInfo.name` from its first `initialize` answer (null if it sent none). */
   onServerName?: (name: string | null) => void;
 }
@@ -89,8 +94,26 @@ export class TrafficObserver {
     unanswered: 0,
   };
   private serverNamed = false;
+  private readonly redactor: Redactor;
+  /**
+   * Content waiting for redaction (async: secretlint), handed on in the order it was seen.
+   * {@link settled} waits for it before the sink's last send or hand-off.
+   */
+  private redacting: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ObserverOptions) {}
+  constructor(private readonly options: ObserverOptions) {
+    this.redactor = options.redactor ?? new Redactor();
+  }
+
+  /** Resolves once every message seen so far is redacted and handed to `content`. */
+  settled(): Promise<void> {
+    return this.redacting;
+  }
+
+  /** Runs `work` after the content before it; a failure loses only its own item. */
+  private enqueue(work: () => Promise<void>): void {
+    this.redacting = this.redacting.then(work).catch(() => {});
+  }
 
   /**
    * One JSON text the client sent (a line, or an HTTP body). Returns the id keys of the
@@ -164,7 +187,9 @@ export class TrafficObserver {
       for (const key of state.pending.keys()) state.pending.take(key);
       const open = state.takeUnanswered();
       this.counters.unanswered += open.length;
-      if (open.length > 0) this.options.content?.unanswered(state.sessionId, open);
+      const content = this.options.content;
+      if (open.length > 0 && content)
+        this.enqueue(async () => content.unanswered(state.sessionId, open));
     }
   }
 
@@ -214,16 +239,14 @@ export class TrafficObserver {
     at: number,
   ): void {
     const facts = state.facts(entry.message, direction, at);
-    const { content, redactor } = this.options;
-    if (!content || !redactor) return;
-    try {
-      content.message(
-        state.sessionId,
-        contentMessage(state.seq++, facts, entry.text, entry.value, redactor),
-      );
-    } catch {
-      // As in send(): delivery is the sink's business.
-    }
+    const { content, bodies } = this.options;
+    if (!content || !bodies) return;
+    const seq = state.seq++;
+    const sessionId = state.sessionId;
+    // Delivery is the sink's business, as in send(); a failure is swallowed by enqueue.
+    this.enqueue(async () =>
+      content.message(sessionId, await contentMessage(seq, facts, entry.text, this.redactor)),
+    );
   }
 
   private clientMessage(m: RpcMessage, state: McpSessionState, at: number): string | null {
@@ -267,7 +290,12 @@ export class TrafficObserver {
     } else if (m.kind === 'result' && pending.method === 'initialize') {
       const info = state.serverInitialize(m.result);
       state.protocolVersion = info.protocol_version;
-      this.options.content?.session(state.sessionId, info);
+      const content = this.options.content;
+      const sessionId = state.sessionId;
+      if (content)
+        this.enqueue(async () =>
+          content.session(sessionId, await redactSessionInfo(info, this.redactor)),
+        );
       if (!this.serverNamed) {
         this.serverNamed = true;
         this.options.onServerName?.(info.server.name);

@@ -19,6 +19,7 @@ import {
 } from './traffic-ring.js';
 import type { SinkReport } from './sink.js';
 import type { ProxyTransport } from './telemetry.js';
+import type { UserRedactionRules } from '../shared/redaction.js';
 
 /** What the thread is started with. */
 export interface TelemetryInit {
@@ -31,8 +32,8 @@ export interface TelemetryInit {
   fallbackKey: string;
   /** Capture message bodies. */
   content: boolean;
-  /** Key names to redact beside the defaults. */
-  redactKeys: string[];
+  /** The user's redaction rules (`--redact`), beside the built-in ones. */
+  redact: UserRedactionRules;
   /** The dashboard to find, or start there (`--url`, `--db`). */
   url: string;
   db?: string;

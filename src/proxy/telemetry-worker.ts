@@ -65,7 +65,8 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
     clientName: init.clientName,
     emit: (p, at) => sink.add(p, at),
     content: sink,
-    redactor: init.content ? new Redactor(init.redactKeys) : undefined,
+    redactor: new Redactor(init.redact),
+    bodies: init.content,
     onServerName: (name) => chooseKey(init, sink, name),
   });
 
@@ -153,6 +154,8 @@ export function runTelemetryWorker(connect: ConnectDashboard): void {
         void (async () => {
           // A server that never named itself: the script's key, said as a named one would be.
           if (!init.key) chooseKey(init, sink, null);
+          // Content still being redacted goes to the sink first (never unredacted to a spool).
+          await observer.settled();
           const report = await sink.close(m.budget);
           await (await served)?.stop();
           parentPort!.postMessage({ k: 'closed', report, stats: observer.stats() });

@@ -111,7 +111,7 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
     if (path === PROXY_CONTENT_PATH) {
       if (req.method !== 'POST')
         return sendJson(res, 405, { error: `use POST ${PROXY_CONTENT_PATH}` }, { allow: 'POST' });
-      const answer = content({
+      const answer = await content({
         authorization: req.headers.authorization,
         contentType: req.headers['content-type'],
         userAgent: req.headers['user-agent'],

@@ -1,6 +1,7 @@
 /**
  * What the proxy keeps on this machine beside the telemetry an SDK would send: every JSON-RPC
- * message it relayed (bodies capped and redacted before they leave the proxy), what the client
+ * message it relayed (bodies redacted and capped before they leave the proxy, and redacted
+ * again by the server before it stores them), what the client
  * and the server said about themselves at `initialize`, and the requests left unanswered when
  * the session ended cleanly.
  *
@@ -19,7 +20,11 @@ export const MESSAGE_BODY_CAP = 256 * 1024;
 /** At most this many messages in one post; the proxy splits bigger backlogs. */
 export const MAX_MESSAGES_PER_POST = 2_000;
 
-/** Keys whose values are redacted by default (matched case-insensitively, as substrings). */
+/**
+ * Keys whose string values are redacted by default, at any depth (matched case-insensitively,
+ * as substrings: `set-cookie`, `x-api-key`, `client_secret` are covered). Values are also
+ * redacted by format wherever they are: src/redact.
+ */
 export const DEFAULT_SECRET_KEYS = [
   'authorization',
   'password',
@@ -34,8 +39,11 @@ export const DEFAULT_SECRET_KEYS = [
   'credential',
 ] as const;
 
-/** What replaces a redacted value. */
-export const REDACTED = '[redacted]';
+/**
+ * What replaces a string value redacted for its key name (src/shared/redaction.ts has the
+ * marker format; other rules name what they found, e.g. `[redacted: github-token]`).
+ */
+export const REDACTED = '[redacted: key-name]';
 
 /** Who sent a message: the client (to the server) or the server (to the client). */
 export const MESSAGE_DIRECTIONS = ['client', 'server'] as const;

@@ -42,6 +42,12 @@ export type * from '../shared/rows.js';
 export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 export type { UpgradeStep } from './migrate.js';
+export {
+  parseRedactionRules,
+  redactionRulesOf,
+  redactionSettingsText,
+  saveRedactionRules,
+} from './redaction-settings.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and

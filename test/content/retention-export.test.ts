@@ -48,7 +48,7 @@ function withStore(run: (store: Store) => Promise<void>): () => Promise<void> {
 }
 
 /** Lays down a proxied session (calls, then content) received at `receivedMs`. */
-function proxiedAt(store: Store, id: string, calls: number, receivedMs: number): void {
+async function proxiedAt(store: Store, id: string, calls: number, receivedMs: number) {
   const s = proxiedSession(
     id,
     Array.from({ length: calls }, (_, i) => ({ tool: 'search', args: { i }, t: i * 60_000 })),
@@ -58,7 +58,7 @@ function proxiedAt(store: Store, id: string, calls: number, receivedMs: number):
     ...s.content,
     unanswered: [{ rpc_id: '99', method: 'tools/call', tool_name: 'slow', sent_at_ms: 1 }],
   };
-  const answer = createContentIngest(store)({
+  const answer = await createContentIngest(store)({
     authorization: `Bearer ${KEY}`,
     contentType: 'application/json',
     userAgent: 'test',
@@ -72,8 +72,8 @@ describe('retention and clear-all', () => {
   it(
     'a pass by age removes the old sessions’ content with their calls and keeps the rest',
     withStore(async (store) => {
-      proxiedAt(store, 's_old', 3, NOW - 40 * DAY);
-      proxiedAt(store, 's_new', 3, NOW - DAY);
+      await proxiedAt(store, 's_old', 3, NOW - 40 * DAY);
+      await proxiedAt(store, 's_new', 3, NOW - DAY);
       const report = await createRetention(store, { now: () => NOW, chunkRows: 4 }).runPass();
       expect(report.error).toBeUndefined();
       expect(report.deleted.calls).toBe(3);
@@ -90,9 +90,9 @@ describe('retention and clear-all', () => {
     'the size cap removes the content of sessions it left without calls, and only those',
     withStore(async (store) => {
       // The smallest cap there is (1,000) and three sessions of 500 calls: the oldest must go.
-      proxiedAt(store, 's_a', 500, NOW - 3 * DAY);
-      proxiedAt(store, 's_b', 500, NOW - 2 * DAY);
-      proxiedAt(store, 's_c', 500, NOW - DAY);
+      await proxiedAt(store, 's_a', 500, NOW - 3 * DAY);
+      await proxiedAt(store, 's_b', 500, NOW - 2 * DAY);
+      await proxiedAt(store, 's_c', 500, NOW - DAY);
       writeRetentionSettings(connectionOf(store), { max_calls: 1000 });
       const report = await createRetention(store, { now: () => NOW }).runPass();
       expect(report.error).toBeUndefined();
@@ -136,7 +136,7 @@ describe('export --content → import --content', () => {
     source = join(dir, 'source.db');
     const store = openStore(source);
     try {
-      proxiedAt(store, 's_one', 2, NOW);
+      await proxiedAt(store, 's_one', 2, NOW);
       // A session with content only (no tool call), and big bodies that need more than one line.
       const messages = Array.from({ length: 30 }, (_, seq) => ({
         seq,
@@ -155,13 +155,15 @@ describe('export --content → import --content', () => {
         bytes: 200_080,
       }));
       expect(
-        createContentIngest(store)({
-          authorization: `Bearer ${KEY}`,
-          contentType: 'application/json',
-          userAgent: 'test',
-          body: Buffer.from(JSON.stringify({ v: 1, session_id: 's_resources', messages })),
-          receivedMs: NOW,
-        }).status,
+        (
+          await createContentIngest(store)({
+            authorization: `Bearer ${KEY}`,
+            contentType: 'application/json',
+            userAgent: 'test',
+            body: Buffer.from(JSON.stringify({ v: 1, session_id: 's_resources', messages })),
+            receivedMs: NOW,
+          })
+        ).status,
       ).toBe(202);
     } finally {
       store.close();

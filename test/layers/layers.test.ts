@@ -65,6 +65,23 @@ describe('the layer order (eslint.config.js LAYERS)', () => {
     expect(errors[0]).toMatch(/src\/proxy may import only/);
   });
 
+  it('fails redaction importing anything but the contract; lets the proxy and ingest use it', async () => {
+    const errors = await layerErrors(
+      'src/redact/layer-probe.ts',
+      "import { openStore } from '../store/index.js';\nimport { TrafficObserver } from '../proxy/index.js';\n" +
+        'export const probe = [openStore, TrafficObserver];\n',
+    );
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/src\/redact may import only src\/shared/);
+    for (const layer of ['proxy', 'ingest'])
+      expect(
+        await layerErrors(
+          `src/${layer}/layer-probe.ts`,
+          "import { Redactor } from '../redact/index.js';\nexport const probe = Redactor;\n",
+        ),
+      ).toEqual([]);
+  });
+
   it('lets arrows that point down through, and the renderer read src/api types only', async () => {
     expect(
       await layerErrors(

@@ -52,7 +52,7 @@ it('relays everything while the thread is behind, and records only what it saw',
     key: 'px_gap',
     fallbackKey: 'px_gap',
     content: true,
-    redactKeys: [],
+    redact: { keys: [], patterns: [] },
     url: dashboard.url,
     stallMs: 1500,
   };

@@ -5,6 +5,7 @@
 import { apiQuery, type Filters } from '../app/filters';
 import { apiPath, sendApi } from './api';
 import type { ClearResult, Pricing, Retention, RetentionSettings } from './types';
+import type { Api } from './types';
 
 export type { ClearResult, Pricing, Retention, RetentionPass, RetentionSettings } from './types';
 
@@ -14,7 +15,24 @@ export const CLEAR_PHRASE = 'delete all data';
 export const settingsPaths = {
   pricing: apiPath('pricing'),
   retention: apiPath('retention'),
+  redaction: apiPath('redaction'),
 };
+
+/** The redaction rules in force: built-in (read-only) and the user's. */
+export type RedactionRules = Api['redaction'];
+/** What the preview answers: the text redacted, and what was found. */
+export type RedactionPreview = Api['redactionPreview'];
+
+export const saveRedaction = (rules: {
+  keys: string[];
+  patterns: string[];
+}): Promise<RedactionRules> => sendApi('setRedaction', rules);
+
+/** Redacts `text` on the server with the built-in rules and `rules` (unsaved ones, to try). */
+export const previewRedaction = (
+  text: string,
+  rules: { keys: string[]; patterns: string[] },
+): Promise<RedactionPreview> => sendApi('redactionPreview', { text, ...rules });
 
 export const savePricing = (usd: number): Promise<Pricing> =>
   sendApi('setPricing', { usd_per_million_tokens: usd });

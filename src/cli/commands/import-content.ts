@@ -39,7 +39,7 @@ const resultOf = (
 export function directContentSender(store: Store, key: string): ContentSender {
   const handle = createContentIngest(store);
   return async (post) => {
-    const answer = handle({
+    const answer = await handle({
       authorization: `Bearer ${key}`,
       contentType: 'application/json',
       userAgent: USER_AGENT,

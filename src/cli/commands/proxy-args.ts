@@ -3,6 +3,8 @@
  * the first word that is not a flag), so the server's flags are never taken for the proxy's.
  */
 import { keyFromName, scriptKey } from '../../proxy/project-key.js';
+import { Redactor, RuleError } from '../../redact/index.js';
+import type { UserRedactionRules } from '../../shared/redaction.js';
 import { parseFlags, parsePort } from '../flags.js';
 import { UsageError } from '../io.js';
 import { parseServerUrl } from './demo-probe.js';
@@ -16,7 +18,8 @@ const FLAGS = {
   target: { type: 'string' },
   listen: { type: 'string' },
   'no-content': { type: 'boolean' },
-  'redact-keys': { type: 'string' },
+  'redact-keys': { type: 'string', multiple: true },
+  redact: { type: 'string', multiple: true },
   token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -29,6 +32,7 @@ const TAKES_VALUE = new Set([
   '--target',
   '--listen',
   '--redact-keys',
+  '--redact',
   '--token',
 ]);
 
@@ -42,8 +46,11 @@ export interface ProxyRun {
   fallbackKey: string;
   /** Capture message bodies (`--no-content` turns it off). */
   content: boolean;
-  /** `--redact-keys`: more key names to redact, beside DEFAULT_SECRET_KEYS. */
-  redactKeys: string[];
+  /**
+   * `--redact` (and its alias `--redact-keys`): more key names, and patterns (`/regex/flags`),
+   * redacted beside the built-in rules — checked here, so a bad regex is a usage error.
+   */
+  redact: UserRedactionRules;
   client?: string;
   db?: string;
   /** `--token`: the dashboard's owner token, when given (else $MCPULSE_DEVTOOLS_TOKEN, the file). */
@@ -87,12 +94,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
     throw new UsageError('--key: an empty key would turn telemetry off');
   if (values.client !== undefined && values.client.trim() === '')
     throw new UsageError('--client: expected a name');
-  const redactKeys = (values['redact-keys'] ?? '')
-    .split(',')
-    .map((k) => k.trim())
-    .filter((k) => k !== '');
-  if (values['redact-keys'] !== undefined && redactKeys.length === 0)
-    throw new UsageError('--redact-keys: expected key names, e.g. --redact-keys session,pin');
+  const redact = redactRules(values.redact ?? [], values['redact-keys'] ?? []);
   const base = {
     url,
     client: values.client?.trim(),
@@ -100,7 +102,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
     ...(values.token === undefined ? {} : { token: values.token }),
     key: values.key?.trim(),
     content: values['no-content'] !== true,
-    redactKeys,
+    redact,
   };
   if (values.http) {
     if (command.length > 0)
@@ -135,4 +137,34 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv): ProxyArg
     args,
     listen: 0,
   };
+}
+
+/**
+ * `--redact RULE` (repeatable; RULE is a key name, several comma-separated, or a pattern
+ * written `/regex/flags`) and `--redact-keys a,b` (key names only; kept as an alias).
+ */
+function redactRules(redact: string[], keyLists: string[]): UserRedactionRules {
+  const rules: UserRedactionRules = { keys: [], patterns: [] };
+  for (const value of redact) {
+    if (/^\/.+\/[a-z]*$/s.test(value)) rules.patterns.push(value);
+    else rules.keys.push(...names(value, '--redact', 'session,pin or --redact /pin-\\d+/'));
+  }
+  for (const list of keyLists) rules.keys.push(...names(list, '--redact-keys', 'session,pin'));
+  try {
+    new Redactor(rules);
+  } catch (error) {
+    if (error instanceof RuleError) throw new UsageError(`--redact: ${error.message}`);
+    throw error;
+  }
+  return rules;
+}
+
+function names(list: string, flag: string, example: string): string[] {
+  const keys = list
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  if (keys.length === 0)
+    throw new UsageError(`${flag}: expected key names, e.g. ${flag} ${example}`);
+  return keys;
 }

@@ -33,9 +33,11 @@ server and is the server as far as the client can tell. --http: relays Streamabl
                  serverInfo.name>, else px_<script's package or command>, or px_<target host>;
                  said on stderr once)
   --no-content   do not capture message bodies (session info and unanswered requests still go)
+  --redact RULE  redact more, beside the built-in rules (repeatable): key names
+                 (--redact session_pin,ssn) or a pattern (--redact '/ord-(?<secret>\\d{6})/i';
+                 a group named secret redacts only that part)
   --redact-keys a,b
-                 more key names whose values are redacted before storing, beside the defaults
-                 (authorization, password, token, secret, api_key, cookie, credential, …)
+                 key names only (an alias of --redact a,b)
   --client NAME  client name to record, instead of the one the client sends in initialize
   --db PATH      database of the dashboard this command starts, if it starts one
   --token VALUE  the dashboard's owner token, which content needs (default $MCPULSE_DEVTOOLS_TOKEN,
@@ -44,10 +46,16 @@ server and is the server as far as the client can tell. --http: relays Streamabl
   --target URL   the server's MCP endpoint, e.g. http://localhost:3000/mcp
   --listen PORT  local port for the client to connect to (0 picks one)
 
-Every JSON-RPC message is kept with the session on this machine (bodies over 256 KB cut,
-secret-looking values redacted). Telemetry never affects the MCP session: if the dashboard is
-down or slow, the traffic goes through as before, and what it did not take by exit is handed to
-a background sender (one line on stderr says so). See docs/proxy.md.
+Every JSON-RPC message is kept with the session on this machine, its credentials redacted
+before it leaves the proxy and again before the dashboard stores it: string values under
+secret-looking keys (authorization, password, token, secret, api_key, cookie, credential, …) and
+secret formats anywhere (secretlint's recommended preset, plus OpenAI keys, JWTs, Bearer
+credentials, user:password@ in URLs, access_token=/api_key=… parameters), each replaced by a
+marker such as [redacted: github-token]; bodies over 256 KB are cut after redaction. The
+dashboard also applies the rules saved in Settings → Redaction. Telemetry never affects the MCP
+session: if the dashboard is down or slow, the traffic goes through as before, and what it did
+not take by exit is handed to a background sender (one line on stderr says so). See
+docs/proxy.md.
 `;
 
 /**
@@ -92,7 +100,7 @@ async function runStdio(args: ProxyRun, io: CliIO): Promise<number> {
     key: args.key,
     fallbackKey: args.fallbackKey,
     content: args.content,
-    redactKeys: args.redactKeys,
+    redact: args.redact,
     url: args.url,
     db: args.db,
     token: proxyToken(args, io),
@@ -136,7 +144,8 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
     sessionId: newSessionId,
     transport: 'http',
     content: sink,
-    redactor: args.content ? new Redactor(args.redactKeys) : undefined,
+    redactor: new Redactor(args.redact),
+    bodies: args.content,
     onServerName: (name) => chooseKey(args, sink, name, io.stderr),
     // A payload is emitted as its exchange ends: traffic, so the sink waits for a pause.
     emit: (p, at) => {
@@ -167,6 +176,7 @@ async function runHttp(args: ProxyRun, io: CliIO): Promise<number> {
   // The proxy was asked to stop, the server did not die: open requests are unanswered.
   observer.abandonAll(undefined, true);
   if (!args.key) chooseKey(args, sink, null, io.stderr);
+  await observer.settled();
   await finish(await sink.close(), io, served);
   return 0;
 }

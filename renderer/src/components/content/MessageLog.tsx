@@ -226,7 +226,15 @@ function MessageRow({
         <span className="sr-only">{FROM[m.direction]}</span>
       </span>
       <span className="ml-time mono">{offsetText(offsetMs)}</span>
-      <span className="ml-method mono">{m.method ?? <span className="muted">(unknown)</span>}</span>
+      <span className="ml-method mono">
+        {m.method ?? <span className="muted">(unknown)</span>}
+        {m.body.includes('[redacted') && (
+          <span className="ml-redacted" data-testid="ml-row-redacted">
+            {' '}
+            redacted
+          </span>
+        )}
+      </span>
       <span className={`ml-kind kind-${m.kind}`}>{m.kind}</span>
       <span className="ml-id mono">{m.rpc_id ?? ''}</span>
       <span className="ml-size mono">

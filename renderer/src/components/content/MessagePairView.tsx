@@ -6,6 +6,7 @@ import { CopyButton } from '../CopyButton';
 import { fmtMs } from '../../lib/format';
 import type { MessageView } from '../../api/content';
 import { bytesText, offsetText, prettyJson, type MessagePair } from './messages';
+import { RedactedText, RedactionSummary } from './Redacted';
 
 export function MessagePairView({
   pair,
@@ -100,8 +101,9 @@ function Side({
           Stored truncated: {bytesText(m.bytes)} were sent, the first 256 KB are kept.
         </p>
       )}
+      <RedactionSummary texts={[m.body]} testId={`ml-redacted-${label.toLowerCase()}`} />
       <pre className="ml-body" tabIndex={0} aria-label={`${label} body`}>
-        {prettyJson(m.body)}
+        <RedactedText text={prettyJson(m.body)} />
       </pre>
     </div>
   );

@@ -7,6 +7,7 @@ import type { ProxySessionInfo, UnansweredRequest } from '../../api/content';
 import { fmtInt } from '../../lib/format';
 import { Panel } from '../Panel';
 import './session-proxy.css';
+import { RedactedText } from './Redacted';
 
 export function SessionProxyInfo({
   proxy,
@@ -69,14 +70,16 @@ function Peer({
       {caps.length > 0 && (
         <details className="sp-details">
           <summary>Capabilities as sent</summary>
-          <pre>{JSON.stringify(peer.capabilities, null, 2)}</pre>
+          <pre>
+            <RedactedText text={JSON.stringify(peer.capabilities, null, 2)} />
+          </pre>
         </details>
       )}
       {instructions && (
         <details className="sp-details" open={instructions.length < 400}>
           <summary>Instructions</summary>
           <p className="sp-instructions" dir="auto">
-            {instructions}
+            <RedactedText text={instructions} />
           </p>
         </details>
       )}

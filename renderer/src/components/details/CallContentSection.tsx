@@ -9,6 +9,7 @@ import { answerParts, prettyJson } from '../content/messages';
 import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { CopyButton } from '../CopyButton';
+import { RedactedText, RedactionSummary } from '../content/Redacted';
 import './call-content.css';
 
 export function CallContentSection({ callId, sessionId }: { callId: number; sessionId: string }) {
@@ -50,6 +51,7 @@ function ContentView({
   const parts = answerParts(c.result);
   return (
     <section className="cd-content" data-testid="call-content">
+      <RedactionSummary texts={[c.arguments, c.result, c.error]} testId="call-redacted" />
       <h3>
         Arguments
         {c.arguments !== null && <CopyButton text={c.arguments} label="Copy" />}
@@ -58,20 +60,20 @@ function ContentView({
         <p className="muted small">No arguments were sent.</p>
       ) : (
         <pre className="cd-json" tabIndex={0} aria-label="Arguments" data-testid="call-arguments">
-          {prettyJson(c.arguments)}
+          <RedactedText text={prettyJson(c.arguments)} />
         </pre>
       )}
       <h3>Answer</h3>
       {c.error !== null && (
         <pre className="cd-error" data-testid="call-error-text">
-          {c.error}
+          <RedactedText text={c.error} />
         </pre>
       )}
       {parts && parts.texts.length > 0 && c.error === null && (
         <div className="cd-texts" data-testid="call-answer-text">
           {parts.texts.map((t, i) => (
             <pre key={i} className="cd-text" tabIndex={0} aria-label={`Text part ${i + 1}`}>
-              {t}
+              <RedactedText text={t} />
             </pre>
           ))}
         </div>
@@ -83,7 +85,7 @@ function ContentView({
         <>
           <h4>Structured content</h4>
           <pre className="cd-json" tabIndex={0} aria-label="Structured content">
-            {parts.structured}
+            <RedactedText text={parts.structured} />
           </pre>
         </>
       )}

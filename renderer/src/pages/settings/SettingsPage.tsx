@@ -1,10 +1,12 @@
 /**
  * Settings: what the numbers cost (price per million tokens), how long raw rows are kept
- * (retention caps, with the last pass), and clearing everything, behind a typed confirmation.
+ * (retention caps, with the last pass), what is redacted before anything is stored (with a
+ * preview), and clearing everything, behind a typed confirmation.
  * All of it lives in the database's `settings` table and applies to every project.
  */
 import { ClearData } from './ClearData';
 import { PricingSettings } from './PricingSettings';
+import { RedactionSettings } from './RedactionSettings';
 import { RetentionSettings } from './RetentionSettings';
 import './settings.css';
 
@@ -18,6 +20,7 @@ export function SettingsPage() {
       <div className="settings-grid">
         <PricingSettings />
         <RetentionSettings />
+        <RedactionSettings />
         <ClearData />
       </div>
     </div>
