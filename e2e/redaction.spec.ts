@@ -10,9 +10,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
 import { fakeSecrets, secretValues } from '../test/redact/fake-secrets.js';
-import { expect, test } from './server.js';
+import { expect, test, type DevtoolsServer } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_redaction';
@@ -26,13 +27,19 @@ const KINDS = [
 ];
 const SHOTS = process.env.DESIGN_SHOTS ? 'docs/design/issue-40' : 'test-results/issue-40';
 
-/** Headers for the dashboard's API (an owner token goes here when there is one). */
-const API_HEADERS: Record<string, string> = {};
-const getApi = async <T>(url: string, path: string): Promise<T> =>
-  (await (await fetch(`${url}${path}`, { headers: API_HEADERS })).json()) as T;
+/** A GET of the dashboard's API with the owner token the printed link carried. */
+const getApi = async <T>(devtools: DevtoolsServer, path: string): Promise<T> =>
+  (await (await fetch(`${devtools.url}${path}`, { headers: devtools.headers })).json()) as T;
 
-/** The built proxy over server-everything: echo with the secrets, then get-env. */
-async function runProxiedSession(url: string, s: ReturnType<typeof fakeSecrets>): Promise<string> {
+/**
+ * The built proxy over server-everything: echo with the secrets, then get-env. It runs with the
+ * dashboard's home, so it finds the owner token there as a user's proxy would.
+ */
+async function runProxiedSession(
+  devtools: DevtoolsServer,
+  s: ReturnType<typeof fakeSecrets>,
+): Promise<string> {
+  const url = devtools.url;
   const message = `openai ${s.openai}; github ${s.github}; aws ${s.aws}; jwt ${s.jwt}; clone ${s.url}; fetch ${s.tokenUrl}`;
   const child = spawn(
     process.execPath,
@@ -52,6 +59,7 @@ async function runProxiedSession(url: string, s: ReturnType<typeof fakeSecrets>)
       stdio: ['pipe', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        HOME: dirname(devtools.dbPath),
         OPENAI_API_KEY: s.openai,
         MCP_FIXTURE_GITHUB: s.github,
         MCP_FIXTURE_AWS: s.aws,
@@ -97,7 +105,7 @@ async function runProxiedSession(url: string, s: ReturnType<typeof fakeSecrets>)
   await expect
     .poll(async () => {
       const r = await getApi<{ calls: { session_id: string }[] }>(
-        url,
+        devtools,
         `/api/calls?project=${projectOf(KEY)}`,
       );
       session = r.calls[0]?.session_id ?? '';
@@ -147,7 +155,7 @@ test('the UI shows where each secret was redacted, and none of them', async ({
   test.setTimeout(120_000);
   const console = guardConsole(page);
   const s = fakeSecrets();
-  const session = await runProxiedSession(devtools.url, s);
+  const session = await runProxiedSession(devtools, s);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`${devtools.url}/session?id=${session}&project=${projectOf(KEY)}`);
 

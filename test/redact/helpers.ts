@@ -1,12 +1,12 @@
 /**
  * Small helpers for the redaction tests' HTTP calls and disk checks. Every request to the
- * dashboard goes through {@link send}, so carrying an owner token (issue 40's other part) is a
- * one-line change here.
+ * dashboard goes through {@link send}, which carries the owner token.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { TOKEN_HEADERS } from '../helpers/token.js';
 
-/** Headers every dashboard request carries (an owner token goes here when there is one). */
-export const AUTH_HEADERS: Record<string, string> = {};
+/** Headers every dashboard request carries: the owner token of this file's test servers. */
+export const AUTH_HEADERS: Record<string, string> = TOKEN_HEADERS;
 
 /** A JSON request to the dashboard at `url`; the status and the parsed body. */
 export async function send<T = Record<string, unknown>>(
