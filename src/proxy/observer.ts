@@ -12,6 +12,7 @@ import type { Payload } from '../producer/types.js';
 import type { ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
 import type { ProxyMessage } from '../shared/proxy-content.js';
 import { contentMessage, type Redactor } from './content.js';
+import { refusedMessage } from './refused.js';
 import { parseEntries, type RpcMessage } from './jsonrpc.js';
 import { isTracked, type PendingRequest } from './matcher.js';
 import { McpSessionState } from './session-state.js';
@@ -216,11 +217,17 @@ export class TrafficObserver {
     const facts = state.facts(entry.message, direction, at);
     const { content, redactor } = this.options;
     if (!content || !redactor) return;
+    const seq = state.seq++;
+    let message: ProxyMessage;
     try {
-      content.message(
-        state.sessionId,
-        contentMessage(state.seq++, facts, entry.text, entry.value, redactor),
-      );
+      message = contentMessage(seq, facts, entry.text, entry.value, redactor);
+    } catch (error) {
+      // Its stored form could not be made (a walk overflowed on a 200,000-deep value): it is
+      // sent as a refusal with the reason, which the server records on the ingest log.
+      message = refusedMessage(seq, facts, entry.text, error);
+    }
+    try {
+      content.message(state.sessionId, message);
     } catch {
       // As in send(): delivery is the sink's business.
     }
