@@ -2,7 +2,8 @@
  * A hostile MCP server over stdio, hand-written so no SDK or JSON.stringify stands between it
  * and the bytes: its one tool, `deep`, answers a result whose `structuredContent` is nested
  * `depth` arrays deep (10,000 by default), and every other tool call gets a small text answer
- * (whatever its arguments — 200,000-deep ones too). Built by string concatenation, because
+ * (whatever its arguments — 200,000-deep ones too). With DEEP_SERVER_CAPABILITIES=N its
+ * `initialize` answer carries capabilities N levels deep. Built by string concatenation, because
  * JSON.stringify itself overflows the stack on such values.
  */
 import { createInterface } from 'node:readline';
@@ -26,8 +27,10 @@ lines.on('line', (line) => {
   const method = /"method"\s*:\s*"([^"]+)"/.exec(line.slice(0, 400))?.[1];
   if (id === null || method === undefined) return; // a notification, or an answer
   if (method === 'initialize') {
+    const caps = Number(process.env.DEEP_SERVER_CAPABILITIES ?? 0);
+    const experimental = caps > 0 ? `,"experimental":{"deep":${deepArray(caps)}}` : '';
     send(
-      `{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"deep-server","version":"1.0.0"}}}`,
+      `{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}${experimental}},"serverInfo":{"name":"deep-server","version":"1.0.0"}}}`,
     );
   } else if (method === 'tools/list') {
     send(
