@@ -8,7 +8,7 @@
  */
 
 /** Levels of pretty-printed JSON the dashboard shows before it says how many more there are. */
-export const SHOWN_JSON_DEPTH = 64;
+export const SHOWN_JSON_DEPTH = 32;
 
 /**
  * How deep a JSON text nests: 0 for a scalar, 1 for `[]` or `{"a":1}`, 2 for `[[1]]`. Counts

@@ -10,6 +10,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEv
 import { useLocation } from '../../app/router';
 import { MESSAGE_LOG_CAP, type MessageView } from '../../api/content';
 import { fmtInt } from '../../lib/format';
+import { ContentBoundary } from '../ContentBoundary';
 import { Panel } from '../Panel';
 import { ErrorState, Loading } from '../States';
 import { MessagePairView } from './MessagePairView';
@@ -184,12 +185,18 @@ function LoadedLog({
           )}
         </div>
         {pair && (
-          <MessagePairView
-            pair={pair}
-            start={start}
-            partial={capped}
-            onClose={() => setSelectedSeq(null)}
-          />
+          <ContentBoundary
+            what="This request and answer"
+            raw={pair.answer?.body ?? pair.request?.body}
+            resetKey={selectedSeq}
+          >
+            <MessagePairView
+              pair={pair}
+              start={start}
+              partial={capped}
+              onClose={() => setSelectedSeq(null)}
+            />
+          </ContentBoundary>
         )}
       </div>
     </Panel>

@@ -5,7 +5,9 @@
 import { CopyButton } from '../CopyButton';
 import { fmtMs } from '../../lib/format';
 import type { MessageView } from '../../api/content';
-import { bytesText, offsetText, prettyJson, type MessagePair } from './messages';
+import { ContentBoundary } from '../ContentBoundary';
+import { JsonBlock } from './JsonBlock';
+import { bytesText, offsetText, type MessagePair } from './messages';
 
 export function MessagePairView({
   pair,
@@ -20,7 +22,7 @@ export function MessagePairView({
   onClose: () => void;
 }) {
   const { request, answer, ms } = pair;
-  const both = JSON.stringify({ request: parsed(request), answer: parsed(answer), ms }, null, 2);
+  const both = pairText(request, answer, ms);
   const title = request?.method ?? answer?.method ?? 'message';
   return (
     <section className="ml-pair" aria-label={`${title}: request and answer`} data-testid="ml-pair">
@@ -52,13 +54,25 @@ export function MessagePairView({
   );
 }
 
-function parsed(m: MessageView | undefined): unknown {
-  if (!m) return null;
-  try {
-    return JSON.parse(m.body);
-  } catch {
-    return m.body;
-  }
+/**
+ * The pair as one JSON text: each body as sent when it is JSON, as a string when it is not (a
+ * cut body). Built from the texts, never re-serialised, so a body of any depth copies whole.
+ */
+function pairText(
+  request: MessageView | undefined,
+  answer: MessageView | undefined,
+  ms: number | null,
+): string {
+  const side = (m: MessageView | undefined): string => {
+    if (!m) return 'null';
+    try {
+      JSON.parse(m.body);
+      return m.body;
+    } catch {
+      return JSON.stringify(m.body);
+    }
+  };
+  return `{\n  "request": ${side(request)},\n  "answer": ${side(answer)},\n  "ms": ${JSON.stringify(ms)}\n}`;
 }
 
 function Side({
@@ -100,9 +114,9 @@ function Side({
           Stored truncated: {bytesText(m.bytes)} were sent, the first 256 KB are kept.
         </p>
       )}
-      <pre className="ml-body" tabIndex={0} aria-label={`${label} body`}>
-        {prettyJson(m.body)}
-      </pre>
+      <ContentBoundary what={`The ${label.toLowerCase()} body`} raw={m.body} resetKey={m.seq}>
+        <JsonBlock text={m.body} label={`${label} body`} className="ml-body" />
+      </ContentBoundary>
     </div>
   );
 }
