@@ -27,7 +27,12 @@ import {
 import { bindConnection, connectionOf } from './connection.js';
 import { createFileGuard, FileLostError } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
-import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
+import {
+  createPrivateFile,
+  ensurePrivateFolder,
+  refuseUnsafeDatabase,
+  tightenFile,
+} from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
 export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
@@ -41,6 +46,7 @@ export type {
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
 export { FILE_LOST_FIX, FileLostError } from './file-guard.js';
+export { UnsafeDatabaseError } from './private-files.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 export type { UpgradeStep } from './migrate.js';
 
@@ -126,6 +132,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     // database's mode), and files from before tightened (./private-files.ts).
     ensurePrivateFolder(dirname(path), { create: true, tighten: false });
     createPrivateFile(path);
+    // Someone else's file, or a folder others may write to, is refused; ours is tightened.
+    refuseUnsafeDatabase(path);
     for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
   }
   const db = new Database(path, {
