@@ -45,8 +45,10 @@ async function runHostileSession(url: string): Promise<void> {
   const requests = [
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"hostile-e2e","version":"1.0.0"}}}',
     '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deep","arguments":{"depth":10000}}}',
-    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"api_token":"not-for-the-disk","nested":${deep(200_000)}}}}`,
+    // The startup it sends for tools/list marks the session proxied (its message log shows).
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deep","arguments":{"depth":10000}}}',
+    `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"api_token":"not-for-the-disk","nested":${deep(200_000)}}}}`,
   ];
   let answered = 0;
   for (const line of requests) {
@@ -98,6 +100,11 @@ test('a 10,000-deep answer: its call page and the message log render with the de
   await expect.poll(async () => (await api<Calls>(devtools.url, deepCalls)).calls.length).toBe(1);
   const { calls } = await api<Calls>(devtools.url, deepCalls);
   const call = calls[0]!;
+  // The proxy posts content beside its telemetry: wait until the session's messages are in.
+  const messages = `/api/messages?session=${call.session_id}&project=${project}`;
+  await expect
+    .poll(async () => (await api<{ messages: unknown[] }>(devtools.url, messages)).messages.length)
+    .toBeGreaterThanOrEqual(5);
   const detail = await api<{ content: { answer_seq: number } }>(
     devtools.url,
     `/api/calls/${call.id}`,
@@ -120,7 +127,7 @@ test('a 10,000-deep answer: its call page and the message log render with the de
 
   // The message log: the answer opened beside its request.
   await page.goto(
-    `${devtools.url}/session?id=${call.session_id}&call=${call.id}&msg=${detail.content.answer_seq}&project=${project}`,
+    `${devtools.url}/session?id=${call.session_id}&msg=${detail.content.answer_seq}&project=${project}`,
   );
   const answer = page.getByTestId('ml-side-answer');
   await expect(answer).toBeVisible();
