@@ -11,6 +11,7 @@ import {
   prettyJsonCapped,
   stringifyJson,
 } from '../../src/shared/deep-json.js';
+import { asText } from '../../src/mcp/views.js';
 
 const deepText = (n: number) => '['.repeat(n) + '"bottom"' + ']'.repeat(n);
 
@@ -54,5 +55,11 @@ describe('deep JSON', () => {
     expect(jsonTextDepth('"[[[\\"[["')).toBe(0);
     expect(jsonTextDepth('{"a":"]}","b":[{}]}')).toBe(3);
     expect(jsonTextDepth('[[[[')).toBe(4); // a cut body
+  });
+
+  it("the MCP server's answers: indented when they can be, compact at any depth", () => {
+    expect(asText({ a: [1] }).content[0]!.text).toBe('{\n  "a": [\n    1\n  ]\n}');
+    const text = `{"capabilities":${deepText(100_000)}}`;
+    expect(asText(JSON.parse(text)).content[0]!.text).toBe(text);
   });
 });
