@@ -133,6 +133,10 @@ test('a 10,000-deep answer: its call page and the message log render with the de
   await expect(answer).toBeVisible();
   await expect(answer.getByTestId('json-depth-note')).toContainText('deeper levels not shown');
   await expect(answer.locator('pre')).toContainText('"structuredContent"');
+  // The request the proxy could not keep is missing from the log, and the log says so.
+  await expect(page.getByTestId('ml-missing')).toContainText(
+    /^1 message is not in this log \(#7\): one the proxy could not keep is on the Ingest log/,
+  );
   // The server's 10,000-deep capabilities, in the session's proxy panel.
   await expect(page.getByTestId('proxy-server')).toContainText('deep-server 1.0.0');
   await shoot(page, 'message-log-deep-answer', 'ml-pair');

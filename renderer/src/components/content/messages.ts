@@ -155,3 +155,20 @@ export function answerParts(resultText: string | null): AnswerParts | null {
     r.structuredContent === undefined ? null : prettyJsonCapped(r.structuredContent).text;
   return { texts, others, structured, isError: r.isError === true };
 }
+
+/**
+ * The seqs missing between the first and last message of a fully loaded session, at most
+ * `limit` of them (and how many in all). A message the proxy could not keep (too deep to
+ * redact) is on the Ingest log instead; one lost to a relay gap was never seen.
+ */
+export function missingSeqs(messages: MessageView[], limit = 5): { seqs: number[]; count: number } {
+  const seqs: number[] = [];
+  let count = 0;
+  for (let i = 1; i < messages.length; i++) {
+    for (let s = messages[i - 1]!.seq + 1; s < messages[i]!.seq; s++) {
+      count++;
+      if (seqs.length < limit) seqs.push(s);
+    }
+  }
+  return { seqs, count };
+}
