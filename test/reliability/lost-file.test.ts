@@ -58,6 +58,9 @@ function apiWrite(url: string, method: string, path: string, body: unknown): Pro
   });
 }
 
+/** A GET of the dashboard's API (with apiWrite, where its headers are set). */
+const apiRead = (url: string, path: string): Promise<Response> => fetch(`${url}${path}`);
+
 /** Every answer is a 503 whose error names `problem` and the fix. */
 async function expectRefused(responses: Response[], problem: string): Promise<void> {
   for (const res of responses) {
@@ -172,7 +175,7 @@ describe('the database lost while serving', () => {
             );
           }
           // Reads keep answering, settings included.
-          expect((await fetch(`${served.url}/api/settings/retention`)).status).toBe(200);
+          expect((await apiRead(served.url, '/api/settings/retention')).status).toBe(200);
           expect(await statusProblem(served.url)).toBe(problem);
           expect(warnings(served)).toEqual([
             `mcpulse-devtools: database ${problem} — new batches are refused (503) so none is ` +

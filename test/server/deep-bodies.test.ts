@@ -30,6 +30,9 @@ function send(method: string, path: string, body: string, key?: string): Promise
   });
 }
 
+/** A GET of the dashboard (with send, where its headers are set). */
+const get = (path: string): Promise<Response> => fetch(`${t.url}${path}`);
+
 const WRITES: [method: string, path: string, fields: string[]][] = [
   ['PUT', '/api/settings/retention', ['max_calls', 'max_age_days']],
   ['PUT', '/api/settings/pricing', ['usd_per_million_tokens']],
@@ -49,7 +52,7 @@ describe('deep JSON at the write routes', () => {
       }
     }
     // Nothing changed: the settings read back as the defaults.
-    const retention = (await (await fetch(`${t.url}/api/settings/retention`)).json()) as {
+    const retention = (await (await get('/api/settings/retention')).json()) as {
       max_calls: number;
       defaults: { max_calls: number };
     };
@@ -73,11 +76,11 @@ describe('deep JSON at the write routes', () => {
       '/api/batches',
       '/api/export?format=jsonl&content=true',
     ]) {
-      const r = await fetch(`${t.url}${path}`);
+      const r = await get(path);
       expect(r.status, path).toBe(200);
       await r.arrayBuffer();
     }
-    const s = (await (await fetch(`${t.url}/api/sessions/${session}`)).json()) as {
+    const s = (await (await get(`/api/sessions/${session}`)).json()) as {
       proxy: { client: { capabilities: { x: unknown } } };
     };
     let depth = 0;
