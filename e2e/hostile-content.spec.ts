@@ -148,3 +148,35 @@ test('a 10,000-deep answer: its call page and the message log render with the de
   expect(pageErrors).toEqual([]);
   console.check();
 });
+
+test('a value that breaks its pane is said in one line; the rest of the page keeps working', async ({
+  page,
+  devtools,
+}) => {
+  test.setTimeout(120_000);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await runHostileSession(devtools.url);
+  const project = projectOf(KEY);
+  const deepCalls = `/api/calls?project=${project}&tool=deep`;
+  type Calls = { calls: { id: number; session_id: string }[] };
+  await expect.poll(async () => (await api<Calls>(devtools.url, deepCalls)).calls.length).toBe(1);
+  const [call] = (await api<Calls>(devtools.url, deepCalls)).calls;
+  // A shape no server sends (arguments as a number): rendering it throws inside the pane.
+  await page.route(`**/api/calls/${call!.id}`, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { content: Record<string, unknown> };
+    body.content.arguments = 12345;
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.goto(
+    `${devtools.url}/session?id=${call!.session_id}&call=${call!.id}&project=${project}`,
+  );
+  const failed = page.getByTestId('content-failed');
+  await expect(failed).toContainText("This call's arguments and answer could not be shown");
+  await expect(failed).toContainText('The rest of the page works.');
+  // The page around it is whole: the session's calls table and its message log.
+  await expect(page.getByRole('region', { name: 'Calls of this session' })).toBeVisible();
+  await expect(page.getByTestId('message-log')).toBeVisible();
+  expect(pageErrors).toEqual([]);
+});
