@@ -41,7 +41,7 @@ export const adminRoutes = {
     if (body === undefined)
       throw new ApiError(400, 'send the settings to change, e.g. {"max_age_days":14}');
     try {
-      saveRetentionSettings(writable(store), body);
+      saveRetentionSettings(writable(store, 'the retention settings'), body);
     } catch (error) {
       if (error instanceof RetentionSettingsError) throw new ApiError(400, error.message);
       throw error;
@@ -58,7 +58,7 @@ export const adminRoutes = {
         `confirm: send {"confirm":"${CLEAR_CONFIRMATION}"} to delete every stored call, startup and ingest log entry (settings are kept)`,
       );
     }
-    const deleted = clearAll(writable(store));
+    const deleted = clearAll(writable(store, 'the clear'));
     const atMs = Date.now();
     bus?.publish({ type: 'cleared', data: { at_ms: atMs } });
     return { cleared: true, at_ms: atMs, deleted };

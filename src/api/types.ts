@@ -1,7 +1,7 @@
 import type { LiveBus } from '../ingest/bus.js';
 import type { SpoolState } from '../shared/spool.js';
 import type { RouteKey } from '../shared/api-routes.js';
-import { isWritable, type ReadStore, type Store } from '../store/index.js';
+import { FileLostError, isWritable, type ReadStore, type Store } from '../store/index.js';
 import type { CallFilter } from '../shared/rows.js';
 
 /** Everything a JSON API handler may use. */
@@ -78,8 +78,21 @@ export class ApiError extends Error {
   }
 }
 
-/** The store of an operation that writes; a read-only open cannot answer it. */
-export function writable(store: ReadStore): Store {
+/**
+ * The 503 for a write once the database file is lost (deleted, replaced or overwritten while
+ * serving): ingest's words — `could not store …: database <path> was deleted while serving;
+ * restart mcpulse-devtools serve …` — so a settings change or a clear is never answered 200
+ * into a file no later start will open. Nothing when the file is fine or the store read-only.
+ */
+export function refuseLostFile(store: ReadStore, what = 'the change'): void {
+  const problem = isWritable(store) ? store.fileProblem() : null;
+  if (problem)
+    throw new ApiError(503, `could not store ${what}: ${new FileLostError(problem).message}`);
+}
+
+/** The store of an operation that writes; a read-only open cannot answer it, nor a lost file. */
+export function writable(store: ReadStore, what?: string): Store {
   if (!isWritable(store)) throw new ApiError(500, 'store opened read-only');
+  refuseLostFile(store, what);
   return store;
 }

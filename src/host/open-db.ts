@@ -9,6 +9,7 @@ import {
 } from '../store/instance-lock.js';
 import { UnsafeFolderError } from '../store/private-files.js';
 import {
+  UnsafeDatabaseError,
   isWritable,
   openStore,
   probeWritable,
@@ -98,7 +99,8 @@ export function openDbForCli(path: string, options: OpenDbOptions = {}): ReadSto
     return store;
   } catch (error) {
     lock?.release();
-    if (error instanceof InstanceLockedError) throw new DatabaseOpenError(error.message);
+    if (error instanceof InstanceLockedError || error instanceof UnsafeDatabaseError)
+      throw new DatabaseOpenError(error.message);
     if (error instanceof UnsafeFolderError)
       throw new DatabaseOpenError(`cannot lock database ${path}: ${error.message}`);
     throw new DatabaseOpenError(`database ${path} ${explain(error)}`);

@@ -4,11 +4,10 @@
  * Once it is not, every flush gets a 503 naming the reason and the fix, and the operator is
  * told once, in one line — SDKs keep their data and retry against the restarted server.
  */
-import type { Store } from '../store/index.js';
+import { FILE_LOST_FIX, FileLostError, type Store } from '../store/index.js';
 import type { IngestAnswer } from './examine.js';
 
-/** What to do once the file is lost: restart, which opens (or creates) the file at the path. */
-export const FILE_LOST_FIX = 'restart mcpulse-devtools serve to open the database at that path';
+export { FILE_LOST_FIX };
 
 /** The one line printed when the file is found lost. */
 export const fileLostLine = (problem: string): string =>
@@ -33,7 +32,7 @@ export function createFileLossCheck(
     return {
       status: 503,
       headers: {},
-      body: { error: `could not store the batch: database ${problem}; ${FILE_LOST_FIX}` },
+      body: { error: `could not store the batch: ${new FileLostError(problem).message}` },
     };
   };
 }

@@ -49,6 +49,17 @@ function checkMessage(
   });
   if (!parsed.success) return reject(describeZodError(parsed.error));
   const m = parsed.data;
+  if (m.refused !== undefined) {
+    // The proxy could not keep it (too deep to redact): recorded with its facts and reason.
+    const { body: _body, refused, ...facts } = m;
+    return {
+      rejection: {
+        index,
+        reason: `messages.${index}: ${m.direction} ${m.kind} ${m.method ?? ''} #${m.seq} (${m.bytes} bytes) not stored: ${refused}`,
+        ...snapshotItem(facts),
+      },
+    };
+  }
   const size = Buffer.byteLength(m.body, 'utf8');
   if (size > MESSAGE_BODY_CAP)
     return reject(

@@ -7,6 +7,7 @@ import {
   type RejectedItem,
 } from '../store/batch-record.js';
 import { parseTimestamp } from './timestamp.js';
+import { stringifyJson } from '../shared/deep-json.js';
 import {
   describeZodError,
   KNOWN_AGREEMENT_FIELDS,
@@ -71,7 +72,8 @@ function extraFields(
 export function snapshotItem(item: unknown): { item: string; truncated: boolean } {
   let text: string;
   try {
-    text = JSON.stringify(item) ?? String(item);
+    // Any depth: a 100,000-deep item is logged by its first characters, not as unserialisable.
+    text = item === undefined ? String(item) : stringifyJson(item);
   } catch {
     text = '[unserialisable item]';
   }

@@ -4,6 +4,7 @@
  * reason — without ids and bucket indexes it has no use for.
  */
 import type { CallView, ChainView } from '../metrics/report.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** One call, for a model to read. */
 export function callBrief(c: CallView) {
@@ -50,9 +51,20 @@ export function chainBrief(c: Omit<ChainView, 'calls'> & { calls?: CallView[] })
   };
 }
 
-/** Pretty JSON as the text of a tool result. */
+/**
+ * Pretty JSON as the text of a tool result; compact when it nests too deep to indent (a proxied
+ * server's 10,000-deep capabilities overflowed JSON.stringify, and indenting them would be
+ * megabytes of spaces).
+ */
 export function asText(value: unknown): { content: { type: 'text'; text: string }[] } {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    text = stringifyJson(value);
+  }
+  return { content: [{ type: 'text', text }] };
 }
 
 /** A tool error the model can act on. */

@@ -3,6 +3,7 @@
  * request's arguments, the answer's result and the error text a developer needs to see why a
  * call failed — a JSON-RPC error's message, or the text parts of an `isError` result.
  */
+import { stringifyJson } from '../shared/deep-json.js';
 import type { CallContent, MessageView } from '../shared/proxy-content.js';
 
 type JsonObject = Record<string, unknown>;
@@ -44,7 +45,7 @@ export function answerError(answer: Pick<MessageView, 'kind' | 'body'>): string 
     const error = body.error;
     if (isObject(error) && typeof error.message === 'string' && error.message !== '')
       return error.message;
-    return JSON.stringify(error ?? null);
+    return stringifyJson(error ?? null);
   }
   if (answer.kind === 'result' && isObject(body.result) && body.result.isError === true)
     return textParts(body.result) ?? ERROR_WITHOUT_TEXT;
@@ -64,7 +65,7 @@ export function requestArguments(request: Pick<MessageView, 'body' | 'truncated'
   if (!body) return request.truncated ? request.body : null;
   const params = body.params;
   return isObject(params) && params.arguments !== undefined
-    ? JSON.stringify(params.arguments)
+    ? stringifyJson(params.arguments)
     : null;
 }
 
@@ -97,7 +98,8 @@ export function callContentOf(
   let result: string | null = null;
   if (answer?.kind === 'result') {
     const body = parseBody(answer.body);
-    result = body ? JSON.stringify(body.result ?? null) : answer.body;
+    // Any depth: a hostile server's 10,000-deep answer overflowed JSON.stringify (a 500).
+    result = body ? stringifyJson(body.result ?? null) : answer.body;
   }
   return {
     arguments: request ? requestArguments(request) : null,

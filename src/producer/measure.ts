@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { argsHash as canonicalArgsHash, UNHASHABLE } from '../canonical/node.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** `s_` + 12 lowercase hex from the CSPRNG: one per producer (per process, endpoint and key). */
 export function newSessionId(): string {
@@ -25,7 +26,8 @@ export function hashArguments(args: unknown): string {
 /** UTF-16 code units of the result's compact JSON; 0 when it cannot be serialised. */
 export function responseBytes(result: unknown): number {
   try {
-    return JSON.stringify(result)?.length ?? 0;
+    // Any depth: a 10,000-deep answer measured 0 with JSON.stringify (it overflowed).
+    return result === undefined ? 0 : stringifyJson(result).length;
   } catch {
     return 0;
   }

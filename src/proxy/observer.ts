@@ -12,6 +12,7 @@ import type { Payload } from '../producer/types.js';
 import type { ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
 import type { ProxyMessage } from '../shared/proxy-content.js';
 import { contentMessage, redactSessionInfo, Redactor } from './content.js';
+import { refusedMessage } from './refused.js';
 import { parseEntries, type RpcMessage } from './jsonrpc.js';
 import { isTracked, type PendingRequest } from './matcher.js';
 import { McpSessionState } from './session-state.js';
@@ -243,10 +244,19 @@ export class TrafficObserver {
     if (!content || !bodies) return;
     const seq = state.seq++;
     const sessionId = state.sessionId;
+    const redactor = this.redactor;
     // Delivery is the sink's business, as in send(); a failure is swallowed by enqueue.
-    this.enqueue(async () =>
-      content.message(sessionId, await contentMessage(seq, facts, entry.text, this.redactor)),
-    );
+    this.enqueue(async () => {
+      let message: ProxyMessage;
+      try {
+        message = await contentMessage(seq, facts, entry.text, redactor);
+      } catch (error) {
+        // Its stored form could not be made (a walk overflowed on a 200,000-deep value): it is
+        // sent as a refusal with the reason, which the server records on the ingest log.
+        message = refusedMessage(seq, facts, entry.text, error);
+      }
+      content.message(sessionId, message);
+    });
   }
 
   private clientMessage(m: RpcMessage, state: McpSessionState, at: number): string | null {

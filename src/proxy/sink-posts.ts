@@ -11,6 +11,7 @@ import {
   type UnansweredRequest,
 } from '../shared/proxy-content.js';
 import type { SpooledPost } from './spool.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** Counts by kind. */
 export interface Tally {
@@ -58,7 +59,7 @@ export function contentPosts(sessionId: string, content: HeldContent): Post[] {
     if (!part.session && !part.messages && !part.unanswered) return;
     posts.push({
       path: PROXY_CONTENT_PATH,
-      body: JSON.stringify(part),
+      body: stringifyJson(part), // capabilities of any depth
       calls: 0,
       startups: 0,
       messages: messages.length,

@@ -6,7 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runOperation, type AppContext } from '../api/call.js';
-import { ApiError, RawResponse, type RouteMap, type ServerInfo } from '../api/types.js';
+import {
+  ApiError,
+  RawResponse,
+  refuseLostFile,
+  type RouteMap,
+  type ServerInfo,
+} from '../api/types.js';
 import {
   createContentIngest,
   INGEST_PATH,
@@ -161,6 +167,8 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
       const { route, params } = matchRoute(routes, req.method ?? 'GET', url.pathname);
       let body: unknown;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
+        // Every API write, today's and any added later, is refused into a lost file (503).
+        refuseLostFile(store);
         const raw = await readBody(req, 1024 * 1024);
         if (raw === 'too-large') throw new ApiError(413, 'request body over 1 MiB');
         if (raw.length > 0) {

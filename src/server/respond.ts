@@ -1,6 +1,7 @@
 /** Writing answers: JSON with the common headers, and raw bodies (downloads) with backpressure. */
 import type { ServerResponse } from 'node:http';
 import type { RawResponse } from '../api/types.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** Writes a JSON answer. */
 export function sendJson(
@@ -9,7 +10,8 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  // Any depth: stored content (capabilities, extras) may nest deeper than JSON.stringify can go.
+  const text = stringifyJson(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LiveBus } from '../ingest/bus.js';
 import type { LiveEvent } from '../shared/live.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** How often an idle stream sends a comment, so proxies and sleeping laptops notice a dead one. */
 const HEARTBEAT_MS = 15_000;
@@ -32,7 +33,7 @@ export function openEventStream(
       res.destroy();
       return;
     }
-    res.write(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    res.write(`event: ${event.type}\ndata: ${stringifyJson(event.data)}\n\n`);
   };
   const unsubscribe = bus.subscribe(send);
   const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);

@@ -75,6 +75,12 @@ export const proxyMessageSchema = z.object({
    * sent to /v1/ingest for it, which is how a stored call finds its content.
    */
   call_started_at: z.string().max(64).nullable().optional(),
+  /**
+   * Set when the proxy could not keep the message (say, nested too deep to redact): why, with
+   * `body` empty. The server stores no message for it and records it, with this reason, as a
+   * refused item on the ingest log, so nothing the proxy relayed vanishes unsaid.
+   */
+  refused: z.string().max(1000).optional(),
 });
 export type ProxyMessage = z.infer<typeof proxyMessageSchema>;
 

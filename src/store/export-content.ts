@@ -14,6 +14,7 @@ import type { ReadStore } from './index.js';
 import { createContentReader } from './proxy-content-read.js';
 import { MAX_MESSAGES_PER_POST, type ProxyContent } from '../shared/proxy-content.js';
 import type { CallFilter } from '../shared/rows.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** The `type` that marks a content line in a JSONL export. */
 export const CONTENT_LINE_TYPE = 'proxy_content';
@@ -77,7 +78,8 @@ export function* exportContentLines(
     if (unanswered.length > 0) head.unanswered = unanswered;
     let line: ProxyContent = head;
     let bytes = 0;
-    const emit = (): string => `${JSON.stringify({ type: CONTENT_LINE_TYPE, ...line })}\n`;
+    // Any depth: a session's capabilities may nest 10,000 deep (the export was cut off).
+    const emit = (): string => `${stringifyJson({ type: CONTENT_LINE_TYPE, ...line })}\n`;
     let afterSeq: number | undefined;
     let wrote = false;
     for (;;) {

@@ -16,6 +16,7 @@ import type { ReadStore } from './index.js';
 import { callFilterSql } from './filter-sql.js';
 import { hasTable } from './has-table.js';
 import type { CallFilter } from '../shared/rows.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** Calls per page; a page is also one chunk of output. */
 const PAGE = 2000;
@@ -60,7 +61,7 @@ const sent = (omitted: number, bit: number, value: unknown): unknown =>
  */
 function callLine(c: RawCall): string {
   const o = c.omitted;
-  return JSON.stringify({
+  return stringifyJson({
     v: 1,
     type: 'call',
     session_id: c.session_id,
@@ -130,7 +131,7 @@ function startupLines(store: ReadStore, startups: RawStartup[]): Map<number, str
   for (const s of startups) {
     out.set(
       s.id,
-      JSON.stringify({
+      stringifyJson({
         v: 1,
         type: 'startup',
         session_id: s.session_id,
@@ -186,7 +187,7 @@ function agreementLines(store: ReadStore, filter: CallFilter): { batch: number; 
     .all(params) as RawAgreement[];
   return rows.map((a) => ({
     batch: a.batch_id,
-    line: JSON.stringify({
+    line: stringifyJson({
       v: 1,
       type: 'agreement',
       session_id: a.session_id,

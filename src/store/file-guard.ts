@@ -17,6 +17,21 @@
  */
 import { closeSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
 
+/** What to do once the file is lost: restart, which opens (or creates) the file at the path. */
+export const FILE_LOST_FIX = 'restart mcpulse-devtools serve to open the database at that path';
+
+/**
+ * Thrown by the store's write door (a batch, proxy content, the spool) once the file is lost:
+ * `database <problem>; <fix>` — the words ingest's 503 carries after "could not store the
+ * batch: ", so a caller that forgot to check first still cannot write into a lost file.
+ */
+export class FileLostError extends Error {
+  constructor(readonly problem: string) {
+    super(`database ${problem}; ${FILE_LOST_FIX}`);
+    this.name = 'FileLostError';
+  }
+}
+
 /** How long one check's answer is reused. */
 export const CACHE_MS = 5;
 

@@ -25,9 +25,14 @@ import {
   type ContentWriteResult,
 } from './proxy-content-write.js';
 import { bindConnection, connectionOf } from './connection.js';
-import { createFileGuard } from './file-guard.js';
+import { createFileGuard, FileLostError } from './file-guard.js';
 import { nativeBindingOptions } from './native-binding.js';
-import { createPrivateFile, ensurePrivateFolder, tightenFile } from './private-files.js';
+import {
+  createPrivateFile,
+  ensurePrivateFolder,
+  refuseUnsafeDatabase,
+  tightenFile,
+} from './private-files.js';
 
 export type { BatchRecord, BatchWriteResult, RejectedItem } from './batch-record.js';
 export type { ContentRecord, ContentWriteResult } from './proxy-content-write.js';
@@ -40,6 +45,8 @@ export type {
 } from './spool.js';
 export type * from '../shared/rows.js';
 export { AmbiguousProjectError, UnknownProjectError, projectRef } from './project-ref.js';
+export { FILE_LOST_FIX, FileLostError } from './file-guard.js';
+export { UnsafeDatabaseError } from './private-files.js';
 export { currentNativeBinding, probeNativeBinding, useNativeBinding } from './native-binding.js';
 export type { UpgradeStep } from './migrate.js';
 export {
@@ -131,6 +138,8 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     // database's mode), and files from before tightened (./private-files.ts).
     ensurePrivateFolder(dirname(path), { create: true, tighten: false });
     createPrivateFile(path);
+    // Someone else's file, or a folder others may write to, is refused; ours is tightened.
+    refuseUnsafeDatabase(path);
     for (const suffix of ['', '-wal', '-shm']) tightenFile(`${path}${suffix}`);
   }
   const db = new Database(path, {
@@ -184,7 +193,16 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
   // Without the worker, SQLite's auto-checkpoint keeps the WAL small; with it, the writer
   // enforces the bound itself before every write transaction.
   const wal = checkpointer ? createWalGuard(db, path, walBytes) : null;
-  const guard = (strict: boolean): void => wal?.beforeWrite(strict);
+  const guard = (strict: boolean): void => {
+    // The write door refuses a lost file itself (issue 40), so no caller can acknowledge into
+    // one by forgetting to ask; the derived-facts flush (strict = false) may still run, so
+    // reads keep answering with what is stored.
+    if (strict) {
+      const problem = fileGuard?.problem();
+      if (problem) throw new FileLostError(problem);
+    }
+    wal?.beforeWrite(strict);
+  };
   /**
    * Runs a write transaction; when it fails (and is rolled back), the metrics engine forgets
    * the session ends it remembered, which may describe rows that were never committed.

@@ -6,7 +6,17 @@
  * tightened when opened for writing — only if this user owns them (chmod would fail otherwise,
  * and someone else's file is not ours to change).
  */
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
+import { dirname } from 'node:path';
 
 /** Files and folders only their owner may read. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -52,4 +62,52 @@ export function ensurePrivateFolder(dir: string, options: { create: boolean; tig
       `${dir} is not a folder owned by this user — remove it so mcpulse-devtools can recreate it`,
     );
   if ((st.mode & 0o077) !== 0) chmodSync(dir, PRIVATE_FOLDER_MODE);
+}
+
+/** A database file (or folder) another user controls; the message is the whole line. */
+export class UnsafeDatabaseError extends Error {}
+
+const statOrNull = (path: string): Stats | null => {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+};
+
+const octal = (mode: number): string => `0${(mode & 0o7777).toString(8)}`;
+
+/**
+ * Refuses to serve a database another local account controls (issue 40): one in a folder that
+ * group or others may write to (they could rename a file of theirs over it, or plant its `-wal`
+ * before SQLite creates it, and have their rows served), or a database, `-wal` or `-shm` owned
+ * by another user (who can read it, loosen it, or rewrite it at will; before, such a file made
+ * world-writable was served and its `-wal`/`-shm` came out 0666). A file of this user's that is
+ * merely too open is not refused: {@link tightenFile} makes it 0600. Call after the file exists.
+ */
+export function refuseUnsafeDatabase(path: string): void {
+  const me = uid();
+  if (me === null) return; // Windows: no POSIX owners or modes to judge.
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // Not there: SQLite says so in its own words.
+  }
+  const folder = dirname(real);
+  const dir = statOrNull(folder);
+  if (dir && (dir.mode & 0o022) !== 0)
+    throw new UnsafeDatabaseError(
+      `database ${path} is in ${folder}, which other users may write to (mode ${octal(dir.mode)}): ` +
+        `they could replace the database or plant its -wal — run chmod go-w ${folder}, or pass --db with a path in a folder of your own`,
+    );
+  for (const suffix of ['', '-wal', '-shm']) {
+    const st = statOrNull(`${real}${suffix}`);
+    if (!st || st.uid === me) continue;
+    const what = suffix ? `: its ${suffix} file ${real}${suffix} is` : ' is';
+    throw new UnsafeDatabaseError(
+      `database ${path}${what} owned by another user (uid ${st.uid}, mode ${octal(st.mode)}), ` +
+        `who can read and change everything in it — copy it to a file of your own, or pass --db with another path`,
+    );
+  }
 }

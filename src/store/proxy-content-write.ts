@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { RejectedItem } from './batch-record.js';
 import type { ProxyMessage, ProxySessionInfo, UnansweredRequest } from '../shared/proxy-content.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
 /** One accepted post, ready to store. */
 export interface ContentRecord {
@@ -37,7 +38,7 @@ export interface ContentWriteResult {
 }
 
 const jsonOrNull = (v: Record<string, unknown> | null): string | null =>
-  v === null ? null : JSON.stringify(v);
+  v === null ? null : stringifyJson(v); // a hostile peer's capabilities may nest 10,000 deep
 
 /** Prepares the statements once; the returned function writes one post atomically. */
 export function createContentWriter(

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { acceptedCount, type BatchRecord, type BatchWriteResult } from './batch-record.js';
 import type { FreshCall } from './metrics/maintain/rows.js';
+import { stringifyJson } from '../shared/deep-json.js';
 
-const json = (v: Record<string, unknown> | null): string | null => (v ? JSON.stringify(v) : null);
+const json = (v: Record<string, unknown> | null): string | null => (v ? stringifyJson(v) : null);
 
 /**
  * Where a request's calls go. The writer does not insert them itself: the metrics engine

@@ -43,6 +43,25 @@ function postContent(url: string, sessionId: string): Promise<Response> {
   });
 }
 
+/** Every API route that writes, with a body it would accept. */
+const API_WRITES: [method: string, path: string, body: unknown][] = [
+  ['PUT', '/api/settings/retention', { max_age_days: 14 }],
+  ['PUT', '/api/settings/pricing', { usd_per_million_tokens: 3 }],
+  ['POST', '/api/admin/clear', { confirm: 'delete all data' }],
+];
+
+/** A JSON request to the dashboard's API (the one place its headers are set). */
+function apiWrite(url: string, method: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A GET of the dashboard's API (with apiWrite, where its headers are set). */
+const apiRead = (url: string, path: string): Promise<Response> => fetch(`${url}${path}`);
+
 /** Every answer is a 503 whose error names `problem` and the fix. */
 async function expectRefused(responses: Response[], problem: string): Promise<void> {
   for (const res of responses) {
@@ -125,6 +144,9 @@ describe('the database lost while serving', () => {
           for (let i = 0; i < 3; i++)
             expect((await postIngest(served.url, batchOf(`s_before_${i}`))).status).toBe(202);
           expect((await postContent(served.url, 's_content_before')).status).toBe(202);
+          // Writes work while the file is fine (so the 503s below are the file's doing).
+          const [, retention, setting] = API_WRITES[0]!;
+          expect((await apiWrite(served.url, 'PUT', retention, setting)).status).toBe(200);
           expect(await statusProblem(served.url)).toBeNull();
           c.harm(db);
           // The guard's answer is reused for a few ms (src/store/file-guard.ts CACHE_MS).
@@ -144,6 +166,17 @@ describe('the database lost while serving', () => {
             body: '{}',
           });
           expect(stray.status).toBe(404);
+          // Nor any API write: settings, the price, clear-all (before: 200 into the lost file).
+          for (const [method, path, body] of API_WRITES) {
+            const res = await apiWrite(served.url, method, path, body);
+            const text = await res.text();
+            expect(res.status, `${method} ${path}: ${text}`).toBe(503);
+            expect((JSON.parse(text) as { error: string }).error).toBe(
+              `could not store the change: database ${problem}; ${FIX}`,
+            );
+          }
+          // Reads keep answering, settings included.
+          expect((await apiRead(served.url, '/api/settings/retention')).status).toBe(200);
           expect(await statusProblem(served.url)).toBe(problem);
           expect(warnings(served)).toEqual([
             `mcpulse-devtools: database ${problem} — new batches are refused (503) so none is ` +

@@ -11,6 +11,7 @@ import {
   methodCounts,
   offsetText,
   pairOf,
+  missingSeqs,
   prettyJson,
 } from '../../renderer/src/components/content/messages.js';
 import { attemptContents, changeText } from '../../renderer/src/pages/sessions/attempt-content.js';
@@ -224,5 +225,11 @@ describe('playground link', () => {
     });
     expect(compareTextsOf(url.hash)).toEqual({ a, b });
     expect(compareTextsHref('t', { hash: 'x' }, { hash: 'y' })).not.toContain('#');
+  });
+
+  it('names the seqs missing from a session (a refused message, a relay gap)', () => {
+    const at = (seq: number) => ({ seq }) as Parameters<typeof missingSeqs>[0][number];
+    expect(missingSeqs([0, 1, 2].map(at))).toEqual({ seqs: [], count: 0 });
+    expect(missingSeqs([0, 2, 3, 9].map(at), 3)).toEqual({ seqs: [1, 4, 5], count: 6 });
   });
 });

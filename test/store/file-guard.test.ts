@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CACHE_MS, createFileGuard } from '../../src/store/file-guard.js';
-import { openStore } from '../../src/store/index.js';
+import { FILE_LOST_FIX, FileLostError, openStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpulse-guard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,4 +60,48 @@ it('closes once however often it is told to, as the store may be', () => {
   const store = openStore(path);
   store.close();
   expect(() => store.close()).not.toThrow();
+});
+
+it("the store's write door refuses a lost file itself: a batch, proxy content, the spool", async () => {
+  const path = join(dir, 'door', 'devtools.db');
+  const store = openStore(path);
+  try {
+    const record = {
+      keySha256: 'a'.repeat(64),
+      keyPrefix: 'mp_live_door',
+      receivedMs: Date.now(),
+      status: 202,
+      bodyBytes: 2,
+      userAgent: null,
+      error: null,
+      calls: [],
+      startups: [],
+      rejections: [],
+    };
+    expect(store.writeBatch(record).batchId).toBeGreaterThan(0);
+    rmSync(path);
+    await new Promise((r) => setTimeout(r, 4 * CACHE_MS));
+    const lost = new FileLostError(`${path} was deleted while serving`);
+    expect(lost.message).toBe(`database ${path} was deleted while serving; ${FILE_LOST_FIX}`);
+    expect(() => store.writeBatch(record)).toThrow(lost);
+    expect(() =>
+      store.writeContent({
+        keySha256: record.keySha256,
+        keyPrefix: record.keyPrefix,
+        receivedMs: record.receivedMs,
+        sessionId: 's_door',
+        session: null,
+        messages: [],
+        unanswered: [],
+        rejections: [],
+        bodyBytes: 2,
+        userAgent: null,
+      }),
+    ).toThrow(lost);
+    expect(() => store.spool.add([])).toThrow(lost);
+    // Reads still answer, the derived-facts flush included.
+    expect(() => store.flushDerived()).not.toThrow();
+  } finally {
+    store.close();
+  }
 });

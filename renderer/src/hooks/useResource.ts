@@ -7,6 +7,7 @@
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeError } from '../api/http';
 import { onLiveBump } from '../api/live';
+import { stringifyJson } from '../../../src/shared/deep-json';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -73,7 +74,8 @@ export function useResource<P extends string, T>(
         .then((data) => {
           if (!fresh()) return;
           c.applied = seq;
-          const text = JSON.stringify(data);
+          // Any depth: a proxied server's capabilities may nest past JSON.stringify's reach.
+          const text = stringifyJson(data);
           // An identical answer (common on live refetches) keeps the old object: no re-render.
           if (text === c.lastText) {
             setState((s) =>

@@ -4,6 +4,7 @@
  * ask for.
  */
 import type Database from 'better-sqlite3';
+import { stringifyJson } from '../../shared/deep-json.js';
 
 /** The retention setting, as stored (JSON) and served by the API. */
 export interface RetentionSettings {
@@ -50,7 +51,7 @@ export function mergeRetentionSettings(
     const { min, max } = RETENTION_BOUNDS[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       throw new RetentionSettingsError(
-        `${key}: expected an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, received ${JSON.stringify(value)}`,
+        `${key}: expected an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, received ${stringifyJson(value).slice(0, 80)}`,
       );
     }
     next[key] = value;

@@ -187,7 +187,10 @@ export function canMount(): boolean {
   }
 }
 
-/** Mounts a tmpfs of `size` (e.g. '3m') at a fresh folder; `unmount()` cleans up. */
+/**
+ * Mounts a tmpfs of `size` (e.g. '3m') at a fresh folder; `unmount()` cleans up. Its root is
+ * 0700 (tmpfs defaults to 1777, a folder `serve` refuses to keep a database in).
+ */
 export function mountTmpfs(size: string, options = ''): { dir: string; unmount: () => void } {
   const { dir, remove } = tempDir('mcpulse-tmpfs-');
   mkdirSync(dir, { recursive: true });
@@ -195,7 +198,7 @@ export function mountTmpfs(size: string, options = ''): { dir: string; unmount: 
     '-t',
     'tmpfs',
     '-o',
-    `size=${size}${options ? `,${options}` : ''}`,
+    `size=${size},mode=0700${options ? `,${options}` : ''}`,
     'tmpfs',
     dir,
   ]);

@@ -7,9 +7,11 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useLocation } from '../../app/router';
+import { useFilters } from '../../app/filters';
+import { Link, useLocation } from '../../app/router';
 import { MESSAGE_LOG_CAP, type MessageView } from '../../api/content';
 import { fmtInt } from '../../lib/format';
+import { ContentBoundary } from '../ContentBoundary';
 import { Panel } from '../Panel';
 import { ErrorState, Loading } from '../States';
 import { MessagePairView } from './MessagePairView';
@@ -18,6 +20,7 @@ import {
   bytesText,
   filterMessages,
   methodCounts,
+  missingSeqs,
   NO_FILTER,
   offsetText,
   pairOf,
@@ -58,6 +61,7 @@ function LoadedLog({
   capped: boolean;
   onRefresh: () => void;
 }) {
+  const { link } = useFilters();
   const [filter, setFilter] = useState<MessageFilter>(NO_FILTER);
   const [selectedSeq, setSelectedSeq] = useState<number | null>(null);
   const deferred = useDeferredValue(filter);
@@ -67,6 +71,11 @@ function LoadedLog({
   const shown = beyond.matches ?? local;
   const known = useMemo(() => mergeBySeq(messages, beyond.matches), [messages, beyond.matches]);
   const methods = useMemo(() => methodCounts(messages), [messages]);
+  // Only a whole session can tell a missing seq from one not loaded yet.
+  const missing = useMemo(
+    () => (capped ? { seqs: [], count: 0 } : missingSeqs(messages)),
+    [messages, capped],
+  );
   const start = messages[0]?.at_ms ?? 0;
   const selected = known.find((m) => m.seq === selectedSeq);
   const pair = selected ? pairOf(known, selected) : undefined;
@@ -133,6 +142,15 @@ function LoadedLog({
           total={Math.max(total, messages.length)}
         />
         {beyond.note && <p className="ml-note muted">{beyond.note}</p>}
+        {missing.count > 0 && (
+          <p className="ml-note muted" data-testid="ml-missing">
+            {fmtInt(missing.count)} {missing.count === 1 ? 'message is' : 'messages are'} not in
+            this log (#{missing.seqs.join(', #')}
+            {missing.count > missing.seqs.length ? ', …' : ''}): one the proxy could not keep is on
+            the <Link href={link('/ingest')}>Ingest log</Link> with the reason; one lost in relaying
+            was never seen.
+          </p>
+        )}
         {capped && (
           <p className="ml-note muted">
             Showing the first {fmtInt(MESSAGE_LOG_CAP)} of {fmtInt(total)} messages of this session.
@@ -184,12 +202,18 @@ function LoadedLog({
           )}
         </div>
         {pair && (
-          <MessagePairView
-            pair={pair}
-            start={start}
-            partial={capped}
-            onClose={() => setSelectedSeq(null)}
-          />
+          <ContentBoundary
+            what="This request and answer"
+            raw={pair.answer?.body ?? pair.request?.body}
+            resetKey={selectedSeq}
+          >
+            <MessagePairView
+              pair={pair}
+              start={start}
+              partial={capped}
+              onClose={() => setSelectedSeq(null)}
+            />
+          </ContentBoundary>
         )}
       </div>
     </Panel>

@@ -5,8 +5,10 @@
 import { CopyButton } from '../CopyButton';
 import { fmtMs } from '../../lib/format';
 import type { MessageView } from '../../api/content';
-import { bytesText, offsetText, prettyJson, type MessagePair } from './messages';
-import { RedactedText, RedactionSummary } from './Redacted';
+import { ContentBoundary } from '../ContentBoundary';
+import { JsonBlock } from './JsonBlock';
+import { bytesText, offsetText, type MessagePair } from './messages';
+import { RedactionSummary } from './Redacted';
 
 export function MessagePairView({
   pair,
@@ -21,7 +23,7 @@ export function MessagePairView({
   onClose: () => void;
 }) {
   const { request, answer, ms } = pair;
-  const both = JSON.stringify({ request: parsed(request), answer: parsed(answer), ms }, null, 2);
+  const both = pairText(request, answer, ms);
   const title = request?.method ?? answer?.method ?? 'message';
   return (
     <section className="ml-pair" aria-label={`${title}: request and answer`} data-testid="ml-pair">
@@ -53,13 +55,25 @@ export function MessagePairView({
   );
 }
 
-function parsed(m: MessageView | undefined): unknown {
-  if (!m) return null;
-  try {
-    return JSON.parse(m.body);
-  } catch {
-    return m.body;
-  }
+/**
+ * The pair as one JSON text: each body as sent when it is JSON, as a string when it is not (a
+ * cut body). Built from the texts, never re-serialised, so a body of any depth copies whole.
+ */
+function pairText(
+  request: MessageView | undefined,
+  answer: MessageView | undefined,
+  ms: number | null,
+): string {
+  const side = (m: MessageView | undefined): string => {
+    if (!m) return 'null';
+    try {
+      JSON.parse(m.body);
+      return m.body;
+    } catch {
+      return JSON.stringify(m.body);
+    }
+  };
+  return `{\n  "request": ${side(request)},\n  "answer": ${side(answer)},\n  "ms": ${JSON.stringify(ms)}\n}`;
 }
 
 function Side({
@@ -102,9 +116,9 @@ function Side({
         </p>
       )}
       <RedactionSummary texts={[m.body]} testId={`ml-redacted-${label.toLowerCase()}`} />
-      <pre className="ml-body" tabIndex={0} aria-label={`${label} body`}>
-        <RedactedText text={prettyJson(m.body)} />
-      </pre>
+      <ContentBoundary what={`The ${label.toLowerCase()} body`} raw={m.body} resetKey={m.seq}>
+        <JsonBlock text={m.body} label={`${label} body`} className="ml-body" />
+      </ContentBoundary>
     </div>
   );
 }

@@ -5,7 +5,10 @@
  */
 import type { ProxySessionInfo, UnansweredRequest } from '../../api/content';
 import { fmtInt } from '../../lib/format';
+import { ContentBoundary } from '../ContentBoundary';
 import { Panel } from '../Panel';
+import { JsonBlock } from './JsonBlock';
+import { stringifyJson } from '../../../../src/shared/deep-json';
 import './session-proxy.css';
 import { RedactedText } from './Redacted';
 
@@ -70,9 +73,13 @@ function Peer({
       {caps.length > 0 && (
         <details className="sp-details">
           <summary>Capabilities as sent</summary>
-          <pre>
-            <RedactedText text={JSON.stringify(peer.capabilities, null, 2)} />
-          </pre>
+          <ContentBoundary what="The capabilities" resetKey={peer.capabilities}>
+            <JsonBlock
+              text={stringifyJson(peer.capabilities)}
+              label="Capabilities as sent"
+              className="sp-json"
+            />
+          </ContentBoundary>
         </details>
       )}
       {instructions && (

@@ -4,6 +4,7 @@
  * log stays a thin view over it.
  */
 import type { MessageKind, MessageView } from '../../api/content';
+import { prettyJsonCapped, type CappedJson } from '../../../../src/shared/deep-json';
 
 /** The log's filters; empty values match everything. */
 export interface MessageFilter {
@@ -80,15 +81,25 @@ export function pairOf(messages: MessageView[], m: MessageView): MessagePair {
   return { request, answer, ms };
 }
 
-/** A body as indented JSON, or as sent when it is not JSON (a truncated body never is). */
-export function prettyJson(text: string | null): string {
-  if (text === null) return '';
+/**
+ * A body as indented JSON down to SHOWN_JSON_DEPTH levels (deeper containers said as "…N deeper
+ * levels not shown"), or as sent when it is not JSON (a truncated body never is). Never
+ * recursive: a 10,000-deep answer used to throw "Maximum call stack size exceeded" here and
+ * blank the page.
+ */
+export function prettyBody(text: string | null): CappedJson {
+  if (text === null) return { text: '', hiddenLevels: 0, depth: 0 };
+  let value: unknown;
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    value = JSON.parse(text);
   } catch {
-    return text;
+    return { text, hiddenLevels: 0, depth: 0 };
   }
+  return prettyJsonCapped(value);
 }
+
+/** {@link prettyBody}'s text. */
+export const prettyJson = (text: string | null): string => prettyBody(text).text;
 
 /** `+1.234 s` since the session's first message; ms below a second, `+m:ss.sss` past a minute. */
 export function offsetText(ms: number): string {
@@ -141,6 +152,23 @@ export function answerParts(resultText: string | null): AnswerParts | null {
     }
   }
   const structured =
-    r.structuredContent === undefined ? null : JSON.stringify(r.structuredContent, null, 2);
+    r.structuredContent === undefined ? null : prettyJsonCapped(r.structuredContent).text;
   return { texts, others, structured, isError: r.isError === true };
+}
+
+/**
+ * The seqs missing between the first and last message of a fully loaded session, at most
+ * `limit` of them (and how many in all). A message the proxy could not keep (too deep to
+ * redact) is on the Ingest log instead; one lost to a relay gap was never seen.
+ */
+export function missingSeqs(messages: MessageView[], limit = 5): { seqs: number[]; count: number } {
+  const seqs: number[] = [];
+  let count = 0;
+  for (let i = 1; i < messages.length; i++) {
+    for (let s = messages[i - 1]!.seq + 1; s < messages[i]!.seq; s++) {
+      count++;
+      if (seqs.length < limit) seqs.push(s);
+    }
+  }
+  return { seqs, count };
 }

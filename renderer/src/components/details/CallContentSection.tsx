@@ -5,7 +5,10 @@
  */
 import { fetchCallContent, type CallContent } from '../../api/content';
 import { useResource } from '../../hooks/useResource';
-import { answerParts, prettyJson } from '../content/messages';
+import { ContentBoundary } from '../ContentBoundary';
+import { JsonBlock } from '../content/JsonBlock';
+import { answerParts } from '../content/messages';
+import { stringifyJson } from '../../../../src/shared/deep-json';
 import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { CopyButton } from '../CopyButton';
@@ -25,7 +28,15 @@ export function CallContentSection({ callId, sessionId }: { callId: number; sess
     );
   if (res.data === undefined) return null;
   if (res.data === null) return <NoContentLine />;
-  return <ContentView content={res.data} callId={callId} sessionId={sessionId} />;
+  return (
+    <ContentBoundary
+      what="This call's arguments and answer"
+      raw={`${res.data.arguments ?? ''}\n${res.data.result ?? ''}`}
+      resetKey={callId}
+    >
+      <ContentView content={res.data} callId={callId} sessionId={sessionId} />
+    </ContentBoundary>
+  );
 }
 
 /** The one line an SDK call gets instead of its content. */
@@ -59,9 +70,12 @@ function ContentView({
       {c.arguments === null ? (
         <p className="muted small">No arguments were sent.</p>
       ) : (
-        <pre className="cd-json" tabIndex={0} aria-label="Arguments" data-testid="call-arguments">
-          <RedactedText text={prettyJson(c.arguments)} />
-        </pre>
+        <JsonBlock
+          text={c.arguments}
+          label="Arguments"
+          className="cd-json"
+          testId="call-arguments"
+        />
       )}
       <h3>Answer</h3>
       {c.error !== null && (
@@ -84,9 +98,12 @@ function ContentView({
       {parts?.structured != null && (
         <>
           <h4>Structured content</h4>
-          <pre className="cd-json" tabIndex={0} aria-label="Structured content">
-            <RedactedText text={parts.structured} />
-          </pre>
+          <JsonBlock
+            text={structuredText(c.result)}
+            label="Structured content"
+            className="cd-json"
+            testId="call-structured"
+          />
         </>
       )}
       {c.error === null && c.result === null && (
@@ -112,4 +129,11 @@ function ContentView({
       )}
     </section>
   );
+}
+
+/** The `structuredContent` of a result's JSON text, as JSON text (any depth). */
+function structuredText(result: string | null): string {
+  const value: unknown = result === null ? null : JSON.parse(result);
+  const r = value as { structuredContent?: unknown; result?: { structuredContent?: unknown } };
+  return stringifyJson(r?.structuredContent ?? r?.result?.structuredContent ?? null);
 }

@@ -15,6 +15,7 @@ import { DataTable } from '../../components/table/DataTable';
 import { batchColumns } from './batch-columns';
 import { fmtDateTime, fmtInt, plural } from '../../lib/format';
 import { Name } from '../../components/Name';
+import { prettyJson } from '../../components/content/messages';
 import './ingest.css';
 
 const BATCH_COLUMNS = batchColumns(
@@ -164,10 +165,5 @@ function RejectionList({
   );
 }
 
-function prettyItem(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
+/** A refused item indented (any depth: deeper levels are said, not recursed into). */
+const prettyItem = (text: string): string => prettyJson(text);

@@ -20,14 +20,22 @@ function join(base: string, key: string | number): string {
   return base ? (IDENT.test(key) ? `${base}.${part}` : `${base}[${part}]`) : part;
 }
 
-/** Leaves by path; an empty object or array is a leaf of its own. */
-function flatten(value: unknown, base: string, out: Map<string, string>): void {
-  if (Array.isArray(value) && value.length > 0) {
-    value.forEach((v, i) => flatten(v, join(base, i), out));
-  } else if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
-    for (const [k, v] of Object.entries(value)) flatten(v, join(base, k), out);
-  } else {
-    out.set(base || '(root)', JSON.stringify(value));
+/**
+ * Leaves by path; an empty object or array is a leaf of its own. An explicit stack, not
+ * recursion: a retry chain's arguments captured by the proxy may nest thousands deep (issue 40),
+ * and the session page must not overflow the stack comparing them.
+ */
+function flatten(root: unknown, out: Map<string, string>): void {
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length > 0) {
+    const [value, base] = stack.pop()!;
+    if (Array.isArray(value) && value.length > 0) {
+      value.forEach((v, i) => stack.push([v, join(base, i)]));
+    } else if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
+      for (const [k, v] of Object.entries(value)) stack.push([v, join(base, k)]);
+    } else {
+      out.set(base || '(root)', JSON.stringify(value));
+    }
   }
 }
 
@@ -46,8 +54,8 @@ export function pathChanges(canonicalA: string, canonicalB: string): PathChange[
   }
   const fa = new Map<string, string>();
   const fb = new Map<string, string>();
-  flatten(a, '', fa);
-  flatten(b, '', fb);
+  flatten(a, fa);
+  flatten(b, fb);
   const paths = [...new Set([...fa.keys(), ...fb.keys()])].sort();
   const out: PathChange[] = [];
   for (const path of paths) {

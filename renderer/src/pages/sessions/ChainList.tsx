@@ -7,6 +7,7 @@
  */
 import type { CallView, Chain } from '../../api/types';
 import { Link } from '../../app/router';
+import { ContentBoundary } from '../../components/ContentBoundary';
 import { DataTable } from '../../components/table/DataTable';
 import { ToolLink } from '../../components/ToolLink';
 import { fmtMs } from '../../lib/format';
@@ -80,21 +81,26 @@ export function ChainList({
                 : {})}
               rowProps={(r) => ({ 'data-attempt': r.n, 'data-call': r.a.call.id })}
             />
-            <ChainContent
-              attempts={attempts.map((a) => a.call)}
-              fallback={
-                first &&
-                last &&
-                first.args_hash !== last.args_hash && (
-                  <p className="chain-foot muted">
-                    Only the hash of the arguments leaves the SDK. Have the argument texts?{' '}
-                    <Link href={compareHref(first, last)} data-testid="chain-compare">
-                      Compare attempt 1 and {attempts.length} in the playground
-                    </Link>
-                  </p>
-                )
-              }
-            />
+            <ContentBoundary
+              what="What the proxy captured of this chain"
+              resetKey={attempts[0]?.call.id}
+            >
+              <ChainContent
+                attempts={attempts.map((a) => a.call)}
+                fallback={
+                  first &&
+                  last &&
+                  first.args_hash !== last.args_hash && (
+                    <p className="chain-foot muted">
+                      Only the hash of the arguments leaves the SDK. Have the argument texts?{' '}
+                      <Link href={compareHref(first, last)} data-testid="chain-compare">
+                        Compare attempt 1 and {attempts.length} in the playground
+                      </Link>
+                    </p>
+                  )
+                }
+              />
+            </ContentBoundary>
           </li>
         );
       })}
