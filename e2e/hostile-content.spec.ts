@@ -4,14 +4,16 @@
  * deep and whose capabilities are too. Before, opening that answer in the message log threw
  * "Maximum call stack size exceeded" and left a blank page, and `GET /api/calls/:id` answered
  * 500. Now the call's page and the message log show the first levels with a note saying how
- * many are not shown (and Copy raw), no page error fires, and the 200,000-deep arguments the
- * proxy could not redact are on the Ingest log with the reason. Screenshots of the changed
+ * many are not shown (and Copy raw), no page error fires, the 200,000-deep arguments beside a
+ * secret are kept cut with the secret redacted, and a message the proxy reports it could not
+ * keep is a gap the log explains and a refusal on the Ingest log. Screenshots of the changed
  * views at 1440 and 390 px, light and dark, go to docs/design/issue-40/.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './server.js';
+import { expect, test, type DevtoolsServer } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_hostile_depth';
@@ -20,7 +22,8 @@ const SHOTS = 'docs/design/issue-40';
 const deep = (n: number): string => '['.repeat(n) + '"bottom"' + ']'.repeat(n);
 
 /** One client session through the built proxy, each request written as raw text. */
-async function runHostileSession(url: string): Promise<void> {
+async function runHostileSession(devtools: DevtoolsServer): Promise<void> {
+  const url = devtools.url;
   const child = spawn(
     process.execPath,
     [
@@ -36,7 +39,15 @@ async function runHostileSession(url: string): Promise<void> {
       'tsx',
       'test/proxy/servers/deep-server.ts',
     ],
-    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DEEP_SERVER_CAPABILITIES: '10000' } },
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        // The dashboard's home: the proxy finds the owner token there, as a user's would.
+        HOME: dirname(devtools.dbPath),
+        DEEP_SERVER_CAPABILITIES: '10000',
+      },
+    },
   );
   let out = '';
   let err = '';
@@ -62,9 +73,55 @@ async function runHostileSession(url: string): Promise<void> {
   expect(code, err).toBe(0);
 }
 
+/**
+ * What the proxy posts when it cannot make a message's stored form (src/proxy/refused.ts): the
+ * message with no body and its reason, then the session's next message — so the log has a gap at
+ * #9 and the server records the refusal on the ingest log.
+ */
+async function postRefusal(devtools: DevtoolsServer, sessionId: string): Promise<void> {
+  const at = Date.now();
+  const facts = { direction: 'client', at_ms: at, truncated: false, call_started_at: null };
+  const next = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}';
+  const res = await fetch(`${devtools.url}/v1/local/proxy`, {
+    method: 'POST',
+    headers: {
+      ...devtools.headers,
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      v: 1,
+      session_id: sessionId,
+      messages: [
+        {
+          ...facts,
+          seq: 9,
+          method: 'tools/call',
+          rpc_id: '5',
+          kind: 'request',
+          body: '',
+          bytes: 400_116,
+          refused:
+            'nested 200,003 levels deep: too deep to redact, so the proxy did not keep it (RangeError)',
+        },
+        {
+          ...facts,
+          seq: 10,
+          method: 'notifications/cancelled',
+          rpc_id: null,
+          kind: 'notification',
+          body: next,
+          bytes: next.length,
+        },
+      ],
+    }),
+  });
+  expect(res.status, await res.text()).toBeLessThan(300);
+}
+
 /** GET an API path as JSON (the one place the page-less requests are made). */
-async function api<T>(url: string, path: string): Promise<T> {
-  const res = await fetch(`${url}${path}`);
+async function api<T>(devtools: DevtoolsServer, path: string): Promise<T> {
+  const res = await fetch(`${devtools.url}${path}`, { headers: devtools.headers });
   expect(res.status, path).toBe(200);
   return (await res.json()) as T;
 }
@@ -93,22 +150,20 @@ test('a 10,000-deep answer: its call page and the message log render with the de
   const console = guardConsole(page);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await runHostileSession(devtools.url);
+  await runHostileSession(devtools);
   const project = projectOf(KEY);
   const deepCalls = `/api/calls?project=${project}&tool=deep`;
   type Calls = { calls: { id: number; session_id: string }[] };
-  await expect.poll(async () => (await api<Calls>(devtools.url, deepCalls)).calls.length).toBe(1);
-  const { calls } = await api<Calls>(devtools.url, deepCalls);
+  await expect.poll(async () => (await api<Calls>(devtools, deepCalls)).calls.length).toBe(1);
+  const { calls } = await api<Calls>(devtools, deepCalls);
   const call = calls[0]!;
   // The proxy posts content beside its telemetry: wait until the session's messages are in.
   const messages = `/api/messages?session=${call.session_id}&project=${project}`;
   await expect
-    .poll(async () => (await api<{ messages: unknown[] }>(devtools.url, messages)).messages.length)
+    .poll(async () => (await api<{ messages: unknown[] }>(devtools, messages)).messages.length)
     .toBeGreaterThanOrEqual(5);
-  const detail = await api<{ content: { answer_seq: number } }>(
-    devtools.url,
-    `/api/calls/${call.id}`,
-  );
+  const detail = await api<{ content: { answer_seq: number } }>(devtools, `/api/calls/${call.id}`);
+  await postRefusal(devtools, call.session_id);
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(
@@ -133,15 +188,18 @@ test('a 10,000-deep answer: its call page and the message log render with the de
   await expect(answer).toBeVisible();
   await expect(answer.getByTestId('json-depth-note')).toContainText('deeper levels not shown');
   await expect(answer.locator('pre')).toContainText('"structuredContent"');
-  // The request the proxy could not keep is missing from the log, and the log says so.
+  // The 200,000-deep arguments with a secret-looking key: kept, cut, the secret redacted (the
+  // engine reads JSON text piece by piece, so no depth stops it).
+  await expect(page.locator('body')).not.toContainText('not-for-the-disk');
+  // A message the proxy reports it could not keep is missing from the log, and the log says so.
   await expect(page.getByTestId('ml-missing')).toContainText(
-    /^1 message is not in this log \(#7\): one the proxy could not keep is on the Ingest log/,
+    /^1 message is not in this log \(#9\): one the proxy could not keep is on the Ingest log/,
   );
   // The server's 10,000-deep capabilities, in the session's proxy panel.
   await expect(page.getByTestId('proxy-server')).toContainText('deep-server 1.0.0');
   await shoot(page, 'message-log-deep-answer', 'ml-pair');
 
-  // The arguments the proxy could not redact: on the Ingest log, with the reason.
+  // The message the proxy could not keep: on the Ingest log, with the reason.
   await page.goto(`${devtools.url}/ingest?project=${project}`);
   await expect(page.getByText(/too deep to redact/).first()).toBeVisible();
   await expect(page.locator('body')).not.toContainText('not-for-the-disk');
@@ -156,12 +214,12 @@ test('a value that breaks its pane is said in one line; the rest of the page kee
   test.setTimeout(120_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await runHostileSession(devtools.url);
+  await runHostileSession(devtools);
   const project = projectOf(KEY);
   const deepCalls = `/api/calls?project=${project}&tool=deep`;
   type Calls = { calls: { id: number; session_id: string }[] };
-  await expect.poll(async () => (await api<Calls>(devtools.url, deepCalls)).calls.length).toBe(1);
-  const [call] = (await api<Calls>(devtools.url, deepCalls)).calls;
+  await expect.poll(async () => (await api<Calls>(devtools, deepCalls)).calls.length).toBe(1);
+  const [call] = (await api<Calls>(devtools, deepCalls)).calls;
   // A shape no server sends (arguments as a number): rendering it throws inside the pane.
   await page.route(`**/api/calls/${call!.id}`, async (route) => {
     const res = await route.fetch();

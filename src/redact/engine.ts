@@ -6,6 +6,7 @@
  * Redacting twice is redacting once: nothing overlapping a marker is found again.
  */
 import { marker, markersIn, NO_USER_RULES, type UserRedactionRules } from '../shared/redaction.js';
+import { stringifyJson } from '../shared/deep-json.js';
 import { DEFAULT_SECRET_KEYS } from '../shared/proxy-content.js';
 import { encodePiece, piecesOf, type Piece } from './json-pieces.js';
 import { checkUserKeys, compileUserPattern, SUPPLEMENTARY_RULES, type ValueRule } from './rules.js';
@@ -103,7 +104,8 @@ export class Redactor {
   /** A parsed JSON value with its secrets replaced (through its text, so the same rules). */
   async redactValue<T>(value: T): Promise<{ value: T; count: number }> {
     if (value === null || value === undefined) return { value, count: 0 };
-    const r = await this.redactJson(JSON.stringify(value));
+    // Written without recursion: a hostile 10,000-deep value is redacted, not a stack overflow.
+    const r = await this.redactJson(stringifyJson(value));
     return { value: r.count === 0 ? value : (JSON.parse(r.text) as T), count: r.count };
   }
 

@@ -52,7 +52,7 @@ const API_WRITES: [method: string, path: string, body: unknown][] = [
 
 /** A JSON request to the dashboard's API (the one place its headers are set). */
 function apiWrite(url: string, method: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${url}${path}`, {
+  return authedFetch(`${url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -60,7 +60,7 @@ function apiWrite(url: string, method: string, path: string, body: unknown): Pro
 }
 
 /** A GET of the dashboard's API (with apiWrite, where its headers are set). */
-const apiRead = (url: string, path: string): Promise<Response> => fetch(`${url}${path}`);
+const apiRead = (url: string, path: string): Promise<Response> => authedFetch(`${url}${path}`);
 
 /** Every answer is a 503 whose error names `problem` and the fix. */
 async function expectRefused(responses: Response[], problem: string): Promise<void> {

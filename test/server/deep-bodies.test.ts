@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_CONTENT_PATH } from '../../src/shared/proxy-content.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, TOKEN_HEADERS, type TestServer } from '../helpers/server.js';
 
 const deep = (n: number): string => '['.repeat(n) + '1' + ']'.repeat(n);
 const D = 300_000;
@@ -23,6 +23,7 @@ function send(method: string, path: string, body: string, key?: string): Promise
   return fetch(`${t.url}${path}`, {
     method,
     headers: {
+      ...TOKEN_HEADERS,
       'content-type': 'application/json',
       ...(key ? { authorization: `Bearer ${key}` } : {}),
     },
@@ -31,7 +32,7 @@ function send(method: string, path: string, body: string, key?: string): Promise
 }
 
 /** A GET of the dashboard (with send, where its headers are set). */
-const get = (path: string): Promise<Response> => fetch(`${t.url}${path}`);
+const get = (path: string): Promise<Response> => t.fetch(path);
 
 const WRITES: [method: string, path: string, fields: string[]][] = [
   ['PUT', '/api/settings/retention', ['max_calls', 'max_age_days']],
