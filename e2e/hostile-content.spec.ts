@@ -214,12 +214,16 @@ test('a value that breaks its pane is said in one line; the rest of the page kee
   test.setTimeout(120_000);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await runHostileSession(devtools);
   const project = projectOf(KEY);
   const deepCalls = `/api/calls?project=${project}&tool=deep`;
   type Calls = { calls: { id: number; session_id: string }[] };
-  await expect.poll(async () => (await api<Calls>(devtools, deepCalls)).calls.length).toBe(1);
-  const [call] = (await api<Calls>(devtools, deepCalls)).calls;
+  // The worker's server may hold the other test's session: this test's call is the new one.
+  const before = new Set((await api<Calls>(devtools, deepCalls)).calls.map((c) => c.id));
+  await runHostileSession(devtools);
+  await expect
+    .poll(async () => (await api<Calls>(devtools, deepCalls)).calls.length)
+    .toBe(before.size + 1);
+  const call = (await api<Calls>(devtools, deepCalls)).calls.find((c) => !before.has(c.id));
   // A shape no server sends (arguments as a number): rendering it throws inside the pane.
   await page.route(`**/api/calls/${call!.id}`, async (route) => {
     const res = await route.fetch();
