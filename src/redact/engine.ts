@@ -103,7 +103,14 @@ export class Redactor {
   /** A parsed JSON value with its secrets replaced (through its text, so the same rules). */
   async redactValue<T>(value: T): Promise<{ value: T; count: number }> {
     if (value === null || value === undefined) return { value, count: 0 };
-    const r = await this.redactJson(JSON.stringify(value));
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      // Too deep to serialise (or a cycle): nothing here can store it either; leave it as is.
+      return { value, count: 0 };
+    }
+    const r = await this.redactJson(text);
     return { value: r.count === 0 ? value : (JSON.parse(r.text) as T), count: r.count };
   }
 
