@@ -24,6 +24,7 @@ export {
   MAX_CONTENT_BODY_BYTES,
   type ContentIngest,
 } from './proxy-content.js';
+export { startStoredContentRedaction, type RedactionPassReport } from './redaction-pass.js';
 export {
   adviseMisdirected,
   INGEST_PATH,

@@ -36,11 +36,21 @@ export function redactorFor(store: ReadStore): () => Redactor {
  * longer than the cap. `bytes` stays the original size.
  */
 export async function redactMessage(m: ProxyMessage, redactor: Redactor): Promise<ProxyMessage> {
-  const body = m.truncated ? trimCutTail(m.body) : m.body;
+  const r = await redactBody(m.body, m.truncated, redactor);
+  return r.body === m.body ? m : { ...m, ...r };
+}
+
+/** A stored body (JSON text, cut when `truncated`) redacted as {@link redactMessage} does. */
+export async function redactBody(
+  text: string,
+  truncated: boolean,
+  redactor: Redactor,
+): Promise<{ body: string; truncated: boolean }> {
+  const body = truncated ? trimCutTail(text) : text;
   const r = await redactor.redactJson(body);
-  if (r.text === m.body) return m;
+  if (r.text === text) return { body: text, truncated };
   const cut = cutBody(r.text, MESSAGE_BODY_CAP);
-  return { ...m, body: cut.text, truncated: m.truncated || cut.cut };
+  return { body: cut.text, truncated: truncated || cut.cut };
 }
 
 /** An ingest-log snapshot of a refused item (JSON text, maybe cut), redacted. */

@@ -104,8 +104,15 @@ export class Redactor {
   /** A parsed JSON value with its secrets replaced (through its text, so the same rules). */
   async redactValue<T>(value: T): Promise<{ value: T; count: number }> {
     if (value === null || value === undefined) return { value, count: 0 };
-    // Written without recursion: a hostile 10,000-deep value is redacted, not a stack overflow.
-    const r = await this.redactJson(stringifyJson(value));
+    let text: string;
+    try {
+      // Written without recursion: a hostile 10,000-deep value is redacted, not a stack overflow.
+      text = stringifyJson(value);
+    } catch {
+      // Not JSON at all (a cycle): nothing here can store it either; leave it as is.
+      return { value, count: 0 };
+    }
+    const r = await this.redactJson(text);
     return { value: r.count === 0 ? value : (JSON.parse(r.text) as T), count: r.count };
   }
 

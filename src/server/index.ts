@@ -5,7 +5,14 @@
  */
 import type { RouteMap, ServerInfo } from '../api/types.js';
 import { DEFAULT_PORT } from '../shared/defaults.js';
-import { createSpooledIngest, LiveBus, RateLimiter, type SpooledIngest } from '../ingest/index.js';
+import {
+  createSpooledIngest,
+  LiveBus,
+  RateLimiter,
+  startStoredContentRedaction,
+  type RedactionPassReport,
+  type SpooledIngest,
+} from '../ingest/index.js';
 import type { Store } from '../store/index.js';
 import type { RetentionOptions } from '../store/retention/index.js';
 import { endpointFor, hostPolicyFor, isLoopbackName } from './host-guard.js';
@@ -55,6 +62,8 @@ export interface RunningServer {
   url: string;
   info: ServerInfo;
   bus: LiveBus;
+  /** The one-time redaction of content stored unredacted: its report, or null (not needed, stopped). */
+  redactionPass: Promise<RedactionPassReport | null>;
   close(): Promise<void>;
 }
 
@@ -114,11 +123,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : { ...options.retention, backlog: () => ingest.state().pendingPayloads > 0 },
     bus,
   );
+  // Content an earlier version stored unredacted is redacted once, in the background (issue 40).
+  const redaction = startStoredContentRedaction(store);
   return {
     url: info.endpoint,
     info,
     bus,
+    redactionPass: redaction.done,
     close: async () => {
+      redaction.stop();
       retention.stop();
       ingest.close();
       await http.close();

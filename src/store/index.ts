@@ -55,6 +55,17 @@ export {
   redactionSettingsText,
   saveRedactionRules,
 } from './redaction-settings.js';
+export {
+  finishRedactionPass,
+  redactionPassDone,
+  rewriteRedacted,
+  storedMessagesAfter,
+  storedRejectionsAfter,
+  storedSessionsAfter,
+  type StoredMessage,
+  type StoredRejection,
+  type StoredSession,
+} from './redaction-pass.js';
 
 /**
  * A database opened read-only (reports, exports, the MCP server, `tail --last`): reads and

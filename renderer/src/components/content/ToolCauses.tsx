@@ -14,6 +14,7 @@ import { fmtDateTime, fmtInt } from '../../lib/format';
 import { Panel } from '../Panel';
 import { ErrorState } from '../States';
 import './tool-causes.css';
+import { RedactedText } from './Redacted';
 
 export function ToolCauses({ tool, failing }: { tool: string; failing: number }) {
   const { filters, link } = useFilters();
@@ -76,9 +77,13 @@ function Cause({ g, total, href }: { g: ToolErrorGroup; total: number; href: str
           {fmtInt(g.count)}×<span className="sr-only"> calls</span>
         </span>
         {g.from_content ? (
-          <q className="cause-message">{g.message}</q>
+          <q className="cause-message">
+            <RedactedText text={g.message} />
+          </q>
         ) : (
-          <span className="cause-message muted">{g.message}</span>
+          <span className="cause-message muted">
+            <RedactedText text={g.message} />
+          </span>
         )}
       </div>
       <div className="cause-bar" aria-hidden="true">

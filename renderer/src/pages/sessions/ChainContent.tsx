@@ -11,6 +11,7 @@ import { useResource } from '../../hooks/useResource';
 import { compareTextsHref } from '../playground/compare-link';
 import { attemptContents, changeText, type AttemptAnswer } from './attempt-content';
 import './chain-content.css';
+import { RedactedText } from '../../components/content/Redacted';
 
 export function ChainContent({
   attempts,
@@ -84,16 +85,26 @@ function AnswerLine({ answer }: { answer: AttemptAnswer }) {
     case 'error':
       return (
         <q className="chain-error" data-testid="chain-error">
-          {answer.text}
+          <RedactedText text={answer.text} />
         </q>
       );
     case 'empty':
       return <span className="warn-text">an empty answer</span>;
     case 'text':
-      return <span className="chain-ok-text">{clip(answer.text)}</span>;
+      return (
+        <span className="chain-ok-text">
+          <RedactedText text={clip(answer.text)} />
+        </span>
+      );
     case 'none':
       return <span className="muted">no answer captured</span>;
   }
 }
 
-const clip = (t: string): string => (t.length > 160 ? `${t.slice(0, 160)}…` : t);
+/** The first 160 characters; a redaction marker the cut would split is left out whole. */
+const clip = (t: string): string => {
+  if (t.length <= 160) return t;
+  const head = t.slice(0, 160);
+  const open = head.lastIndexOf('[redacted');
+  return `${open !== -1 && !head.includes(']', open) ? head.slice(0, open) : head}…`;
+};
