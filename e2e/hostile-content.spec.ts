@@ -7,7 +7,7 @@
  * many are not shown (and Copy raw), no page error fires, the 200,000-deep arguments beside a
  * secret are kept cut with the secret redacted, and a message the proxy reports it could not
  * keep is a gap the log explains and a refusal on the Ingest log. Screenshots of the changed
- * views at 1440 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=1.
+ * views at 1440 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=issue-40.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';

@@ -2,15 +2,20 @@
  * The owner token in a real browser (issue 40): the printed link trades its token for an
  * HttpOnly SameSite=Strict cookie and leaves the address bar; a browser without it sees the
  * locked screen — never a blank page or a wall of failed panels — in both themes, wide and
- * narrow (screenshots in docs/design/issue-40/ with DESIGN_SHOTS=1).
+ * narrow (screenshots: `DESIGN_SHOTS=issue-40` puts them in docs/design/issue-40/).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { expect, test } from './server.js';
 import { guardConsole } from './ui-helpers.js';
 
-// Into the design folder only when asked (DESIGN_SHOTS=1): a test run never changes tracked files.
-const SHOTS = process.env.DESIGN_SHOTS ? 'docs/design/issue-40' : 'test-results/issue-40';
+/**
+ * Where the shots go: test-results by default (the port is in the picture, so a committed copy
+ * would change on every run), docs/design/issue-40 with `DESIGN_SHOTS=issue-40`.
+ */
+const SHOTS = process.env.DESIGN_SHOTS
+  ? `docs/design/${process.env.DESIGN_SHOTS}`
+  : 'test-results/screenshots/issue-40';
 
 test('the printed link sets the cookie, and the address bar loses the token', async ({
   browser,

@@ -5,7 +5,7 @@
  * parameter (fake, built at run time): the call details and the message log show a badge per
  * redacted value with its kind, and "N values redacted"; the page text holds none of the
  * secrets. Settings → Redaction shows the rules and previews pasted text. Screenshots of both
- * at 1440, 1024 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=1.
+ * at 1440, 1024 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=issue-40.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { spawn } from 'node:child_process';

@@ -52,12 +52,20 @@ async function calls(
     .calls;
 }
 
-/** GET with an arbitrary Host header, from Node (a browser cannot forge Host). */
-function getWithHost(url: string, host: string): Promise<number> {
+/**
+ * GET with an arbitrary Host header, from Node (a browser cannot forge Host), carrying the
+ * owner token: the Host check refuses a foreign name even from the owner.
+ */
+function getWithHost(url: string, host: string, token: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = request(
-      { host: '127.0.0.1', port: u.port, path: u.pathname, headers: { host } },
+      {
+        host: '127.0.0.1',
+        port: u.port,
+        path: u.pathname,
+        headers: { host, 'x-devtools-token': token },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -83,9 +91,11 @@ test('a non-loopback Host is refused: DNS rebinding in a real page, and forged H
     '0.0.0.0',
     'localhost.evil.example',
   ]) {
-    expect(await getWithHost(`${devtools.url}/api/calls`, host), host).toBe(403);
+    expect(await getWithHost(`${devtools.url}/api/calls`, host, devtools.token), host).toBe(403);
   }
-  expect(await getWithHost(`${devtools.url}/api/calls`, `localhost:${port}`)).toBe(200);
+  expect(await getWithHost(`${devtools.url}/api/calls`, `localhost:${port}`, devtools.token)).toBe(
+    200,
+  );
 
   // The attacker's page on rebind.test now talks to 127.0.0.1, same-origin from its view.
   const res = await page.goto(`http://rebind.test:${port}/`);
