@@ -17,7 +17,7 @@ import { expect, test, type DevtoolsServer } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_hostile_depth';
-// Into the design folder only when asked (DESIGN_SHOTS=1): a test run never changes tracked files.
+// Into the design folder only when asked (DESIGN_SHOTS=issue-40): a test run never changes tracked files.
 const SHOTS = process.env.DESIGN_SHOTS ? 'docs/design/issue-40' : 'test-results/issue-40';
 
 const deep = (n: number): string => '['.repeat(n) + '"bottom"' + ']'.repeat(n);
