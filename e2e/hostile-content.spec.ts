@@ -9,11 +9,11 @@
  * keep is a gap the log explains and a refusal on the Ingest log. Screenshots of the changed
  * views at 1440 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=issue-40.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type DevtoolsServer } from './server.js';
+import { spawnBuiltProxy } from './proxy-child.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_hostile_depth';
@@ -25,35 +25,13 @@ const deep = (n: number): string => '['.repeat(n) + '"bottom"' + ']'.repeat(n);
 /** One client session through the built proxy, each request written as raw text. */
 async function runHostileSession(devtools: DevtoolsServer): Promise<void> {
   const url = devtools.url;
-  const child = spawn(
-    process.execPath,
-    [
-      'dist/cli/main.js',
-      'proxy',
-      '--url',
-      url,
-      '--key',
-      KEY,
-      '--',
-      process.execPath,
-      '--import',
-      'tsx',
-      'test/proxy/servers/deep-server.ts',
-    ],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        // The dashboard's home: the proxy finds the owner token there, as a user's would.
-        HOME: dirname(devtools.dbPath),
-        DEEP_SERVER_CAPABILITIES: '10000',
-      },
-    },
+  const child = spawnBuiltProxy(
+    url,
+    dirname(devtools.dbPath),
+    KEY,
+    [process.execPath, '--import', 'tsx', 'test/proxy/servers/deep-server.ts'],
+    { DEEP_SERVER_CAPABILITIES: '10000' },
   );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const requests = [
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"hostile-e2e","version":"1.0.0"}}}',
     '{"jsonrpc":"2.0","method":"notifications/initialized"}',
@@ -67,11 +45,11 @@ async function runHostileSession(devtools: DevtoolsServer): Promise<void> {
     child.stdin.write(line + '\n');
     if (!line.includes('"id"')) continue;
     answered++;
-    await expect.poll(() => out.trim().split('\n').filter(Boolean).length).toBe(answered);
+    await expect.poll(() => child.out().trim().split('\n').filter(Boolean).length).toBe(answered);
   }
   child.stdin.end();
   const code = await new Promise((r) => child.once('exit', r));
-  expect(code, err).toBe(0);
+  expect(code, child.err()).toBe(0);
 }
 
 /**

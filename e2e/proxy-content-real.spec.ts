@@ -4,35 +4,16 @@
  * the client's and server's initialize facts, every message (a method that is not a tool call
  * among them), and a bad_args retry chain with the server's error text and the argument diff.
  */
-import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { expect, test } from './server.js';
+import { spawnBuiltProxy } from './proxy-child.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_content_real';
 
 /** Runs the built proxy in front of the Python server with one scripted client session. */
 async function runProxiedSession(url: string, home: string): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [
-      'dist/cli/main.js',
-      'proxy',
-      '--url',
-      url,
-      '--key',
-      KEY,
-      '--',
-      'python3',
-      'test/proxy/servers/plain_server.py',
-    ],
-    // The same account's home as the dashboard's: the proxy finds its token file there itself.
-    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const child = spawnBuiltProxy(url, home, KEY, ['python3', 'test/proxy/servers/plain_server.py']);
   const lines = [
     {
       jsonrpc: '2.0',
@@ -66,12 +47,12 @@ async function runProxiedSession(url: string, home: string): Promise<void> {
     child.stdin.write(JSON.stringify(l) + '\n');
     if (!('id' in l)) continue;
     answered++;
-    await expect.poll(() => out.trim().split('\n').filter(Boolean).length).toBe(answered);
+    await expect.poll(() => child.out().trim().split('\n').filter(Boolean).length).toBe(answered);
   }
   child.stdin.end();
   const code = await new Promise((r) => child.once('exit', r));
-  expect(code, err).toBe(0);
-  expect(out.trim().split('\n'), out).toHaveLength(5);
+  expect(code, child.err()).toBe(0);
+  expect(child.out().trim().split('\n'), child.out()).toHaveLength(5);
 }
 
 test('what the real proxy captured is what the session page shows', async ({ page, devtools }) => {

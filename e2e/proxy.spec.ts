@@ -4,33 +4,16 @@
  * its page, with what a proxy cannot see; an SDK's session does not. The Setup page builds
  * client config for the command the user types.
  */
-import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { expect, test } from './server.js';
+import { spawnBuiltProxy } from './proxy-child.js';
 import { call, guardConsole, ingestAll, projectOf, shootBoth, startup } from './ui-helpers.js';
 
 const KEY = 'px_e2e_proxied';
 
 /** Runs the built proxy in front of the Python server, with three requests and EOF. */
 async function proxiedSession(url: string, home: string): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [
-      'dist/cli/main.js',
-      'proxy',
-      '--url',
-      url,
-      '--key',
-      KEY,
-      '--',
-      'python3',
-      'test/proxy/servers/plain_server.py',
-    ],
-    // The dashboard's own home: the proxy finds the owner token there itself.
-    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: home } },
-  );
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const child = spawnBuiltProxy(url, home, KEY, ['python3', 'test/proxy/servers/plain_server.py']);
   const lines = [
     {
       jsonrpc: '2.0',
@@ -55,8 +38,8 @@ async function proxiedSession(url: string, home: string): Promise<string> {
   child.stdin.end(lines.map((l) => JSON.stringify(l) + '\n').join(''));
   const code = await new Promise((r) => child.once('exit', r));
   expect(code).toBe(0);
-  expect(out.trim().split('\n')).toHaveLength(4);
-  return out;
+  expect(child.out().trim().split('\n')).toHaveLength(4);
+  return child.out();
 }
 
 test('a proxied session is marked in the list and on its page; an SDK session is not', async ({

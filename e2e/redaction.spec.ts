@@ -8,23 +8,16 @@
  * at 1440, 1024 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=issue-40.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
-import { fakeSecrets, secretValues } from '../test/redact/fake-secrets.js';
+import { fakeSecrets, ISSUE_40_KINDS, secretValues } from '../test/redact/fake-secrets.js';
 import { expect, test, type DevtoolsServer } from './server.js';
+import { spawnBuiltProxy } from './proxy-child.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const KEY = 'px_e2e_redaction';
-const KINDS = [
-  'openai-key',
-  'github-token',
-  'aws-key',
-  'jwt',
-  'url-credentials',
-  'token-parameter',
-];
+const KINDS = ISSUE_40_KINDS;
 const SHOTS = process.env.DESIGN_SHOTS ? 'docs/design/issue-40' : 'test-results/issue-40';
 
 /** A GET of the dashboard's API with the owner token the printed link carried. */
@@ -41,40 +34,29 @@ async function runProxiedSession(
 ): Promise<string> {
   const url = devtools.url;
   const message = `openai ${s.openai}; github ${s.github}; aws ${s.aws}; jwt ${s.jwt}; clone ${s.url}; fetch ${s.tokenUrl}`;
-  const child = spawn(
-    process.execPath,
+  const child = spawnBuiltProxy(
+    url,
+    dirname(devtools.dbPath),
+    KEY,
     [
-      'dist/cli/main.js',
-      'proxy',
-      '--url',
-      url,
-      '--key',
-      KEY,
-      '--',
       process.execPath,
       'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
       'stdio',
     ],
     {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        HOME: dirname(devtools.dbPath),
-        OPENAI_API_KEY: s.openai,
-        MCP_FIXTURE_GITHUB: s.github,
-        MCP_FIXTURE_AWS: s.aws,
-        MCP_FIXTURE_JWT: s.jwt,
-        MCP_FIXTURE_REPO: s.url,
-        MCP_FIXTURE_FEED: s.tokenUrl,
-      },
+      OPENAI_API_KEY: s.openai,
+      MCP_FIXTURE_GITHUB: s.github,
+      MCP_FIXTURE_AWS: s.aws,
+      MCP_FIXTURE_JWT: s.jwt,
+      MCP_FIXTURE_REPO: s.url,
+      MCP_FIXTURE_FEED: s.tokenUrl,
     },
   );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const answered = (id: number) =>
-    out.split('\n').some((l) => l.includes(`"id":${id}`) && /"(result|error)"/.test(l));
+    child
+      .out()
+      .split('\n')
+      .some((l) => l.includes(`"id":${id}`) && /"(result|error)"/.test(l));
   const requests: [number, string, unknown][] = [
     [
       1,
@@ -100,7 +82,7 @@ async function runProxiedSession(
   }
   child.stdin.end();
   const code = await new Promise((r) => child.once('exit', r));
-  expect(code, err).toBe(0);
+  expect(code, child.err()).toBe(0);
   let session = '';
   await expect
     .poll(async () => {

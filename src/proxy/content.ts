@@ -38,9 +38,20 @@ export async function contentMessage(
   redactor: Redactor,
   cap = MESSAGE_BODY_CAP,
 ): Promise<ProxyMessage> {
-  const bytes = Buffer.byteLength(text, 'utf8');
   const redacted = await redactor.redactJson(text);
   const { text: body, cut } = cutBody(redacted.text, cap);
+  return { ...storedFacts(seq, facts, text), body, truncated: cut };
+}
+
+/**
+ * What is kept of a message whatever becomes of its body: its place, direction, time, method
+ * and id (each capped as the route allows) and its original size in UTF-8 bytes.
+ */
+export function storedFacts(
+  seq: number,
+  facts: MessageFacts,
+  text: string,
+): Omit<ProxyMessage, 'body' | 'truncated' | 'refused'> {
   return {
     seq,
     direction: facts.direction,
@@ -48,9 +59,7 @@ export async function contentMessage(
     method: facts.method?.slice(0, 200) ?? null,
     rpc_id: facts.rpcId?.slice(0, 200) ?? null,
     kind: facts.kind,
-    body,
-    truncated: cut,
-    bytes,
+    bytes: Buffer.byteLength(text, 'utf8'),
     call_started_at: facts.callStartedAt,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { jsonTextDepth } from '../shared/deep-json.js';
 import type { ProxyMessage } from '../shared/proxy-content.js';
-import type { MessageFacts } from './content.js';
+import { storedFacts, type MessageFacts } from './content.js';
 
 /** Past this many levels a failure to redact is put down to depth, and said so. */
 const DEEP = 1_000;
@@ -29,16 +29,9 @@ export function refusedMessage(
   error: unknown,
 ): ProxyMessage {
   return {
-    seq,
-    direction: facts.direction,
-    at_ms: facts.at,
-    method: facts.method?.slice(0, 200) ?? null,
-    rpc_id: facts.rpcId?.slice(0, 200) ?? null,
-    kind: facts.kind,
+    ...storedFacts(seq, facts, text),
     body: '',
     truncated: false,
-    bytes: Buffer.byteLength(text, 'utf8'),
-    call_started_at: facts.callStartedAt,
     refused: refusalReason(text, error),
   };
 }

@@ -15,6 +15,19 @@ function chars(n: number, alphabet = ALNUM): string {
 
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 
+/**
+ * The marker kind each of issue 40's six formats is redacted as, in the order a test's message
+ * names them (OpenAI key first: `get-env` shows it under its key name instead).
+ */
+export const ISSUE_40_KINDS = [
+  'openai-key',
+  'github-token',
+  'aws-key',
+  'jwt',
+  'url-credentials',
+  'token-parameter',
+] as const;
+
 /** One of each format issue 40 names, by kind. */
 export interface FakeSecrets {
   openai: string;

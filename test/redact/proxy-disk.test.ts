@@ -14,7 +14,7 @@ import { hashArguments } from '../../src/producer/measure.js';
 import { connectionOf } from '../../src/store/connection.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { connectClient, proxied, until } from '../proxy/helpers.js';
-import { fakeSecrets, secretValues } from './fake-secrets.js';
+import { fakeSecrets, ISSUE_40_KINDS, secretValues } from './fake-secrets.js';
 import { databaseBytes, secretsOnDisk } from './helpers.js';
 
 const EVERYTHING = [
@@ -83,14 +83,7 @@ describe('credentials never reach the disk', () => {
     // Where each was redacted: the echo request's arguments, its answer, get-env's answer.
     const echoCall = calls.find((c) => c.tool_name === 'echo')!;
     const detail = await t.api('call', { id: echoCall.id });
-    const kinds = [
-      'openai-key',
-      'github-token',
-      'aws-key',
-      'jwt',
-      'url-credentials',
-      'token-parameter',
-    ];
+    const kinds = ISSUE_40_KINDS;
     for (const kind of kinds) {
       expect(detail.content!.arguments).toContain(`[redacted: ${kind}]`);
       expect(detail.content!.result).toContain(`[redacted: ${kind}]`);

@@ -12,7 +12,7 @@ import { MESSAGE_BODY_CAP } from '../../src/shared/proxy-content.js';
 import { postContent, KEY } from '../content/helpers.js';
 import { scratchDir } from '../proxy/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fakeSecrets, secretValues } from './fake-secrets.js';
+import { fakeSecrets, ISSUE_40_KINDS, secretValues } from './fake-secrets.js';
 import { secretsOnDisk, send } from './helpers.js';
 
 let t: TestServer;
@@ -89,15 +89,7 @@ describe('the content route', () => {
     expect(messages).toHaveLength(2);
     for (const m of messages) {
       expect(() => JSON.parse(m.body)).not.toThrow();
-      for (const kind of [
-        'openai-key',
-        'github-token',
-        'aws-key',
-        'jwt',
-        'url-credentials',
-        'token-parameter',
-        'bearer-token',
-      ])
+      for (const kind of [...ISSUE_40_KINDS, 'bearer-token'])
         expect(m.body).toContain(`[redacted: ${kind}]`);
     }
     expect(JSON.parse(messages[0]!.body).params.arguments.pin).toBe('4321');
