@@ -62,6 +62,42 @@ function bodyKind(headers: http.IncomingHttpHeaders): 'json' | 'sse' | null {
   return null;
 }
 
+/** JSON-RPC's "server error" range is -32000..-32099; this one says the server is unreachable. */
+export const UNREACHABLE_CODE = -32000;
+
+/** The JSON-RPC id of a request body (the first of a batch), or null when it has none. */
+function requestId(body: string): string | number | null {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const first: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
+    const id = (first as { id?: unknown } | null)?.id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Answers a request the target could not be reached for: 502 with a JSON-RPC error. */
+function sendUnreachable(
+  res: http.ServerResponse,
+  target: URL,
+  error: NodeJS.ErrnoException,
+  body: string,
+): void {
+  const why = error.code ?? error.message;
+  const message = `mcpulse-devtools proxy: the MCP server at ${target.href} could not be reached (${why})`;
+  const payload = JSON.stringify({
+    jsonrpc: '2.0',
+    id: requestId(body),
+    error: { code: UNREACHABLE_CODE, message, data: { target: target.href, cause: why } },
+  });
+  res.writeHead(502, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
 /** Starts the relay. */
 export async function startHttpRelay(options: HttpRelayOptions): Promise<HttpRelay> {
   const { target, observer } = options;
@@ -92,15 +128,18 @@ export async function startHttpRelay(options: HttpRelayOptions): Promise<HttpRel
       agent,
     });
 
+    // Set once the server could not be reached: the request is still read (for its id), never sent.
+    let failed = false;
     req.on('data', (chunk: Buffer) => {
+      if (requestKind === 'json' || failed) requestParts.push(chunk);
+      if (failed) return;
       if (!upstream.write(chunk)) {
         req.pause();
         upstream.once('drain', () => req.resume());
       }
-      if (requestKind === 'json') requestParts.push(chunk);
     });
     req.on('end', () => {
-      upstream.end();
+      if (!failed) upstream.end();
       if (requestKind === 'json' && requestParts.length > 0) {
         try {
           tracked.push(...observer.fromClient(Buffer.concat(requestParts).toString('utf8'), scope));
@@ -108,6 +147,8 @@ export async function startHttpRelay(options: HttpRelayOptions): Promise<HttpRel
           // The observer never throws; this is only belt and braces for the relay.
         }
       }
+      // Unreachable before the request was read whole: its calls never ran and never will.
+      if (failed) observer.abandon(scope, tracked);
     });
 
     upstream.on('response', (up) => {
@@ -139,11 +180,21 @@ export async function startHttpRelay(options: HttpRelayOptions): Promise<HttpRel
       });
     });
 
-    upstream.on('error', () => {
-      // The server is unreachable or dropped the connection: the client sees its connection
-      // fail, as it would talking to the server directly, and open calls count as crashed.
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (failed) return;
+      failed = true;
       observer.abandon(scope, tracked);
-      res.destroy();
+      // Dropped mid-answer: the client sees its connection fail, as it would talking to the
+      // server directly. Unreachable before answering: a 502 whose body is a JSON-RPC error for
+      // the request's id, so a client says what happened instead of "connection closed".
+      if (res.headersSent) return void res.destroy();
+      const answer = () =>
+        sendUnreachable(res, target, error, Buffer.concat(requestParts).toString('utf8'));
+      if (req.readableEnded) answer();
+      else {
+        req.resume();
+        req.once('end', answer);
+      }
     });
 
     res.on('close', () => {

@@ -155,7 +155,7 @@ describe('proxy --http in front of a Streamable HTTP server', () => {
 });
 
 describe('proxy --http when the target is down', () => {
-  it('closes the client connection as a refused connection would, and keeps serving', async () => {
+  it('answers 502 with a JSON-RPC error for the request, and keeps serving', async () => {
     const t = await startTestServer();
     // A port that was free a moment ago: nothing listens there.
     const gone = await startHttpFixture();
@@ -193,8 +193,22 @@ describe('proxy --http when the target is down', () => {
           },
           body,
         });
-      await expect(post()).rejects.toThrow();
-      await expect(post()).rejects.toThrow();
+      // Issue 41: not a closed connection but an answer a client can show.
+      for (let i = 0; i < 2; i++) {
+        const res = await post();
+        expect(res.status).toBe(502);
+        expect(res.headers.get('content-type')).toBe('application/json');
+        const answer = (await res.json()) as {
+          jsonrpc: string;
+          id: unknown;
+          error: { code: number; message: string; data: { target: string; cause: string } };
+        };
+        expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000 } });
+        expect(answer.error.message).toBe(
+          `mcpulse-devtools proxy: the MCP server at ${new URL(target).href} could not be reached (ECONNREFUSED)`,
+        );
+        expect(answer.error.data.cause).toBe('ECONNREFUSED');
+      }
       expect(proxy.exitCode).toBeNull();
       proxy.kill('SIGTERM');
       expect(await new Promise((r) => proxy.once('exit', r))).toBe(0);
