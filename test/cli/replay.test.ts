@@ -37,6 +37,17 @@ beforeAll(async () => {
   // An SDK's session: the same calls, no content.
   const sdk = recording.ingest.batch.map((c) => ({ ...c, session_id: 's_sdk_000001' }));
   expect((await t.ingest({ batch: sdk })).status).toBe(202);
+  // A session proxied with --no-content: the proxy's startup names it, and no content follows.
+  const noContent = recording.ingest.batch.map((c) => ({ ...c, session_id: 's_nocont_0001' }));
+  const startup = {
+    v: 1,
+    type: 'startup',
+    session_id: 's_nocont_0001',
+    client_name: 'claude-code',
+    sdk: 'mcpulse-devtools-proxy@0.1.0',
+    tools: [{ name: 'echo', schema_bytes: 120 }],
+  };
+  expect((await t.ingest({ batch: [startup, ...noContent] })).status).toBe(202);
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -99,6 +110,13 @@ describe('replay', () => {
       expect(sdk.stderr).toMatch(
         /has no captured content: an SDK sends only a hash of the arguments/,
       );
+      // Issue 41: a proxied session recorded with --no-content is not called an SDK's.
+      const noContent = await runCli(['replay', 's_nocont_0001', '--url', t.url, ...SERVER]);
+      expect(noContent.code).toBe(2);
+      expect(noContent.stderr).toMatch(
+        /has no captured content: it was proxied with --no-content, which keeps only a hash/,
+      );
+      expect(noContent.stderr).not.toMatch(/an SDK sends/);
       const none = await runCli(['replay', 's_nobody', '--url', t.url, ...SERVER]);
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/no calls recorded for session 's_nobody'/);

@@ -8,6 +8,7 @@ import type { Api } from '../../api/handlers.js';
 import { textParts } from '../../metrics/call-content.js';
 import type { ApiName, ApiParams } from '../../shared/api-routes.js';
 import type { Outcome } from '../../shared/outcomes.js';
+import { PROXY_SDK_NAME } from '../../proxy/index.js';
 
 /** Asks one API operation (callApi over a store, or getRemote over HTTP). */
 export type Ask = <K extends ApiName>(name: K, params: ApiParams) => Promise<Api[K]>;
@@ -133,12 +134,18 @@ export async function loadRecordedSession(
       },
     });
   }
-  if (recorded.every((c) => c.skip === 'no content captured'))
-    throw new ReplayError(
-      `session '${session}' has no captured content: an SDK sends only a hash of the arguments, ` +
-        `so there is nothing to re-send. Record the session through the proxy ` +
-        `(mcpulse-devtools proxy -- COMMAND…) and replay that one.`,
-    );
+  if (recorded.every((c) => c.skip === 'no content captured')) {
+    const { sdk } = await ask('session', { id: session, project: projectId });
+    // A proxied session recorded without content says so; an SDK's never has any.
+    const why =
+      sdk?.name === PROXY_SDK_NAME
+        ? `it was proxied with --no-content, which keeps only a hash of the arguments, ` +
+          `so there is nothing to re-send. Proxy the server again without --no-content ` +
+          `and replay that session.`
+        : `an SDK sends only a hash of the arguments, so there is nothing to re-send. Record ` +
+          `the session through the proxy (mcpulse-devtools proxy -- COMMAND…) and replay that one.`;
+    throw new ReplayError(`session '${session}' has no captured content: ${why}`);
+  }
   return {
     session,
     project_id: projectId,
