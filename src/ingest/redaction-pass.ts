@@ -36,50 +36,61 @@ export function startStoredContentRedaction(store: Store): {
   let stopped = false;
   const done = (async () => {
     if (redactionPassDone(store)) return null;
-    const report: RedactionPassReport = { messages: 0, sessions: 0, rejections: 0 };
     const rules = redactorFor(store)();
-    for (let after = 0; ;) {
-      await pause();
-      if (stopped) return null;
-      const page = storedMessagesAfter(store, after, PAGE);
-      if (page.length === 0) break;
-      after = page[page.length - 1]!.id;
-      const changed = [];
-      for (const m of page) {
+    /**
+     * One table, a page at a time: read rows after the last key, redact each (null: unchanged),
+     * rewrite the changed ones. Resolves to how many were rewritten, or null once stopped.
+     */
+    async function pass<T>(
+      read: (after: number) => T[],
+      key: (row: T) => number,
+      redact: (row: T) => Promise<T | null>,
+      write: (rows: T[]) => void,
+    ): Promise<number | null> {
+      let rewritten = 0;
+      for (let after = 0; ;) {
+        await pause();
+        if (stopped) return null;
+        const page = read(after);
+        if (page.length === 0) return rewritten;
+        after = key(page[page.length - 1]!);
+        const changed: T[] = [];
+        for (const row of page) {
+          const r = await redact(row);
+          if (r) changed.push(r);
+        }
+        if (changed.length > 0) write(changed);
+        rewritten += changed.length;
+      }
+    }
+    const messages = await pass(
+      (after) => storedMessagesAfter(store, after, PAGE),
+      (m) => m.id,
+      async (m) => {
         const r = await redactBody(m.body, m.truncated, rules);
-        if (r.body !== m.body) changed.push({ id: m.id, body: r.body, truncated: r.truncated });
-      }
-      if (changed.length > 0) rewriteRedacted(store, { messages: changed });
-      report.messages += changed.length;
-    }
-    for (let after = 0; ;) {
-      await pause();
-      if (stopped) return null;
-      const page = storedSessionsAfter(store, after, PAGE);
-      if (page.length === 0) break;
-      after = page[page.length - 1]!.rowid;
-      const changed: StoredSession[] = [];
-      for (const s of page) {
-        const r = await redactSessionRow(s, rules);
-        if (r) changed.push(r);
-      }
-      if (changed.length > 0) rewriteRedacted(store, { sessions: changed });
-      report.sessions += changed.length;
-    }
-    for (let after = 0; ;) {
-      await pause();
-      if (stopped) return null;
-      const page = storedRejectionsAfter(store, after, PAGE);
-      if (page.length === 0) break;
-      after = page[page.length - 1]!.id;
-      const changed = [];
-      for (const x of page) {
+        return r.body === m.body ? null : { id: m.id, body: r.body, truncated: r.truncated };
+      },
+      (rows) => rewriteRedacted(store, { messages: rows }),
+    );
+    if (messages === null) return null;
+    const sessions = await pass(
+      (after) => storedSessionsAfter(store, after, PAGE),
+      (s) => s.rowid,
+      (s) => redactSessionRow(s, rules),
+      (rows) => rewriteRedacted(store, { sessions: rows }),
+    );
+    if (sessions === null) return null;
+    const rejections = await pass(
+      (after) => storedRejectionsAfter(store, after, PAGE),
+      (x) => x.id,
+      async (x) => {
         const r = await redactSnapshot(x, rules);
-        if (r.item !== x.item) changed.push({ ...x, item: r.item });
-      }
-      if (changed.length > 0) rewriteRedacted(store, { rejections: changed });
-      report.rejections += changed.length;
-    }
+        return r.item === x.item ? null : { ...x, item: r.item };
+      },
+      (rows) => rewriteRedacted(store, { rejections: rows }),
+    );
+    if (rejections === null) return null;
+    const report: RedactionPassReport = { messages, sessions, rejections };
     finishRedactionPass(store, report.messages + report.sessions + report.rejections > 0);
     return report;
   })().catch(() => null);
