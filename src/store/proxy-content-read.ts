@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { hasTable } from './has-table.js';
+import type { StoredSession } from './redaction-pass.js';
 import { statementCache } from './statement-cache.js';
 import type {
   MessageDirection,
@@ -139,17 +140,10 @@ export function createContentReader(db: Database.Database) {
                 server_name, server_version, server_capabilities, server_instructions
            FROM proxy_sessions WHERE project_id = ? AND session_id = ?`,
       ).get(projectId, session) as
-        | {
+        | (Omit<StoredSession, 'rowid'> & {
             protocol_version: string | null;
             transport: 'stdio' | 'http';
-            client_name: string | null;
-            client_version: string | null;
-            client_capabilities: string | null;
-            server_name: string | null;
-            server_version: string | null;
-            server_capabilities: string | null;
-            server_instructions: string | null;
-          }
+          })
         | undefined;
       if (!row) return null;
       return {
