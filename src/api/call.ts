@@ -74,6 +74,20 @@ export async function runOperation(
   app: AppContext = {},
 ): Promise<unknown> {
   await ensureFresh(store, freshness, app);
+  return runHandler(store, handler, request, app);
+}
+
+/**
+ * Runs `handler` on what `store` holds now: the filters parsed, then the handler — no freshness
+ * step, for a caller that made the data fresh elsewhere (a read thread, src/server/read-pool/,
+ * whose writer brought it up to date before asking).
+ */
+export function runHandler(
+  store: ReadStore,
+  handler: ApiHandler,
+  request: OperationRequest,
+  app: Omit<AppContext, 'settle'> = {},
+): unknown {
   const filter = parseFilter(request.query, store);
   return handler({
     store,

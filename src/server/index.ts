@@ -17,12 +17,14 @@ import type { Store } from '../store/index.js';
 import type { RetentionOptions } from '../store/retention/index.js';
 import { endpointFor, hostPolicyFor, isLoopbackName } from './host-guard.js';
 import { serveHttp } from './http-servers.js';
+import { sharedReadPool, type ReadPool } from './read-pool/pool.js';
 import { createRequestHandler } from './request-handler.js';
 import { startRetention } from './retention.js';
 import { defaultRendererDir } from './static.js';
 import { VERSION } from './version.js';
 
 export { PortInUseError } from './listen.js';
+export { ReadPool, type ReadPoolOptions, type ReadPoolStats } from './read-pool/pool.js';
 export type { ServerInfo } from '../api/types.js';
 
 /** Options for {@link startServer}. */
@@ -54,6 +56,11 @@ export interface ServerOptions {
   maxSpoolPayloads?: number;
   /** Where one-line warnings go (the database lost while serving); default stderr. */
   warn?: (line: string) => void;
+  /**
+   * The threads API reads run on (src/server/read-pool/): default the process's shared pool;
+   * `false` answers reads on the server's own thread (the benchmark's baseline).
+   */
+  readPool?: ReadPool | false;
 }
 
 /** A running server. */
@@ -100,6 +107,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const app = { bus, spool: ingest.state, settle: ingest.settle, info };
+  const readPool = options.readPool === false ? null : (options.readPool ?? sharedReadPool());
+  readPool?.warm();
   const handle = createRequestHandler({
     store,
     ingest,
@@ -109,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     auth: { token: options.token, exposed: isExposed(hosts) },
     rendererDir: options.rendererDir ?? defaultRendererDir(),
     routes: options.routes,
+    readPool,
   });
 
   const http = await serveHttp(handle, hosts, options.port ?? DEFAULT_PORT);
@@ -135,6 +145,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       retention.stop();
       ingest.close();
       await http.close();
+      // The read threads let go of this file: it may be deleted or replaced next.
+      await readPool?.forget(store.path);
     },
   };
 }

@@ -26,6 +26,8 @@ import { AmbiguousProjectError, UnknownProjectError, type Store } from '../store
 import { STATUS_PATH } from './auth.js';
 import { gate, UNAUTHORISED, type GateOptions } from './auth-gate.js';
 import { hostAllowed, originAllowed, type HostPolicy } from './host-guard.js';
+import { answerPooled, pooled } from './pooled-read.js';
+import type { ReadPool } from './read-pool/pool.js';
 import { readBody } from './read-body.js';
 import { sendJson, sendRaw } from './respond.js';
 import { compileRoutes, matchRoute } from './routes.js';
@@ -47,6 +49,8 @@ export interface RequestHandlerOptions {
   rendererDir: string;
   /** Extra API routes (tests, later features). */
   routes?: RouteMap;
+  /** The read threads API reads run on; null answers them on this thread (./pooled-read.ts). */
+  readPool: ReadPool | null;
 }
 
 /** A node:http request listener body; rejects only on an unexpected error. */
@@ -54,7 +58,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 
 /** Builds the request handler over one store and ingest. */
 export function createRequestHandler(options: RequestHandlerOptions): RequestHandler {
-  const { store, ingest, info, app, policy, rendererDir } = options;
+  const { store, ingest, info, app, policy, rendererDir, readPool: pool } = options;
   const routes = compileRoutes(options.routes);
   const content = createContentIngest(store, app.bus);
 
@@ -180,6 +184,16 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
             throw new ApiError(400, 'request body is not valid JSON');
           }
         }
+      }
+      if (pooled(pool, store, req.method ?? 'GET', route.operation)) {
+        return await answerPooled(
+          pool!,
+          store,
+          route.operation,
+          route.freshness,
+          { res, url, params },
+          app,
+        );
       }
       const result = await runOperation(
         store,

@@ -38,17 +38,33 @@ export function drainedOrClosed(res: ServerResponse): Promise<void> {
   });
 }
 
-/** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
-export async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
+/** A download's headers: its type, never cached, offered as `filename` when it has one. */
+export function downloadHeaders(contentType: string, filename?: string): Record<string, string> {
   const headers: Record<string, string> = {
-    'content-type': raw.contentType,
+    'content-type': contentType,
     'cache-control': 'no-store',
   };
-  if (raw.filename) {
-    const ascii = raw.filename.replace(/[^\w.-]/g, '_');
+  if (filename) {
+    const ascii = filename.replace(/[^\w.-]/g, '_');
     headers['content-disposition'] =
-      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(raw.filename)}`;
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
   }
+  return headers;
+}
+
+/** Writes a JSON text made elsewhere (a read thread serialised it). */
+export function sendJsonText(res: ServerResponse, text: string): void {
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
+export async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
+  const headers = downloadHeaders(raw.contentType, raw.filename);
   if (typeof raw.body === 'string') {
     res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(raw.body)) });
     res.end(raw.body);

@@ -14,6 +14,8 @@ export interface CompiledRoute {
   handler: ApiHandler;
   /** What the operation must see first (src/api/call.ts `ensureFresh`). */
   freshness: Freshness;
+  /** The API operation it runs; none for an extra route. */
+  operation?: ApiName;
 }
 
 /**
@@ -21,27 +23,32 @@ export interface CompiledRoute {
  * `:name` segments match one path segment.
  */
 export function compileRoutes(extra: RouteMap = {}): CompiledRoute[] {
-  const entries: [string, ApiHandler, Freshness][] = [
-    ...(Object.keys(API_ROUTES) as ApiName[]).map((name): [string, ApiHandler, Freshness] => [
+  type Entry = [string, ApiHandler, Freshness, ApiName?];
+  const entries: Entry[] = [
+    ...(Object.keys(API_ROUTES) as ApiName[]).map((name): Entry => [
       API_ROUTES[name],
       handlers[name],
       FRESHNESS[name],
+      name,
     ]),
-    ...Object.entries(extra).map(([key, h]): [string, ApiHandler, Freshness] => [
-      key,
-      h,
-      'applied',
-    ]),
+    ...Object.entries(extra).map(([key, h]): Entry => [key, h, 'applied']),
   ];
   const routes: CompiledRoute[] = [];
-  for (const [key, handler, freshness] of entries) {
+  for (const [key, handler, freshness, operation] of entries) {
     const [method, path] = key.split(' ') as [string, string];
     const names: string[] = [];
     const source = path.replace(/:([a-zA-Z_]+)/g, (_, name: string) => {
       names.push(name);
       return '([^/]+)';
     });
-    routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler, freshness });
+    routes.push({
+      method,
+      pattern: new RegExp(`^${source}$`),
+      names,
+      handler,
+      freshness,
+      operation,
+    });
   }
   return routes;
 }

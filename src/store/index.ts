@@ -13,6 +13,7 @@ import {
 } from './checkpointer.js';
 import { createDerivedMaintainer } from './derived.js';
 import { createDerivedQueue } from './derived-queue.js';
+import { rebuildDirtyProjects } from './metrics/maintain.js';
 import { forgetTails } from './metrics/maintain/tails.js';
 import { migrate, type UpgradeStep } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -76,9 +77,9 @@ export interface ReadStore {
   readonly path: string;
   readonly read: Reader;
   /**
-   * Brings every call's derived facts up to date (a no-op unless `deferDerived` left some
-   * pending, and always on a read-only open). Readers of metrics call this first; returns how
-   * many calls it maintained.
+   * Brings every call's derived facts up to date and rebuilds projects whose calls were deleted
+   * (a no-op unless `deferDerived` left some pending or retention deleted some, and always on a
+   * read-only open). Readers of metrics call this first; returns how many calls it maintained.
    */
   flushDerived(): number;
   /** Requests acknowledged but not yet applied (src/store/spool.ts). */
@@ -227,6 +228,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     }
   };
   const writeContent = createContentWriter(db);
+  const dirtyCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM metrics_dirty');
   const countRepeats = db.prepare<[number, number, number]>(
     'UPDATE batches SET repeats = repeats + ?, last_received_ms = ? WHERE id = ?',
   );
@@ -251,7 +253,11 @@ export function openStore(path: string, options: OpenStoreOptions = {}): ReadSto
     },
     flushDerived: () => {
       guard(false);
-      return undoneForgets(queue.flush);
+      const maintained = undoneForgets(queue.flush);
+      // Projects whose calls retention or a clear deleted are rebuilt here, on the writer, so
+      // a read on its own read-only connection (src/server/read-pool/) finds them exact.
+      if (dirtyCount.get()!.n > 0) undoneForgets(() => rebuildDirtyProjects(db));
+      return maintained;
     },
     spool: {
       backlog: spool.backlog,

@@ -1,0 +1,88 @@
+/**
+ * One read thread as the pool sees it: started from ./worker.ts (built, or from source through
+ * tsx), its messages routed to the read it is running, and its end — asked for or not — told to
+ * the pool once.
+ */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { currentNativeBinding } from '../../store/index.js';
+import type { FromReadWorker, ReadWorkerData, ToReadWorker } from './protocol.js';
+
+/** The built worker beside this file (`dist/server/read-pool/worker.js`). */
+export const DEFAULT_WORKER_ENTRY = new URL('./worker.js', import.meta.url);
+
+// Run from source (tests, benches), the entry is a .ts file loaded through tsx, whose hooks a
+// worker does not get from `--import` on Node 20: it registers them first.
+const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
+
+function startWorker(entry: URL, data: ReadWorkerData): Worker {
+  const workerData = { readPool: data };
+  if (!FROM_SOURCE) return new Worker(entry, { workerData });
+  const source = entry.href.replace(/\.js$/, '.ts');
+  const api = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(api)}).then((m) => m.register()).then(() => import(${JSON.stringify(source)}))`;
+  return new Worker(code, { eval: true, workerData });
+}
+
+/** Where a thread's messages and end go. */
+export interface ThreadListener {
+  message(thread: ReadThread, message: FromReadWorker): void;
+  /** The thread ended (asked to, failed or crashed); `reason` says why when it was not asked. */
+  exit(thread: ReadThread, reason: string | null): void;
+}
+
+/** One worker thread with a read-only connection per database it has read. */
+export class ReadThread {
+  private readonly worker: Worker;
+  private stopping = false;
+  private ended = false;
+  /** The read it runs (its id), or null while idle. */
+  task: number | null = null;
+  /** Its modules loaded (it said `ready`). */
+  loaded = false;
+  /** When it last finished a read (for retiring idle threads). */
+  idleSince = performance.now();
+
+  constructor(
+    entry: URL,
+    /** A reserved thread runs quick reads only; the pool keeps it while the server runs. */
+    readonly reserved: boolean,
+    listener: ThreadListener,
+  ) {
+    this.worker = startWorker(entry, { nativeBinding: currentNativeBinding() });
+    // The server decides when the process ends; an idle read thread never holds it open.
+    this.worker.unref();
+    let failure: string | null = null;
+    this.worker.on('message', (message: FromReadWorker) => listener.message(this, message));
+    this.worker.on('error', (error) => {
+      failure ??= `the read thread failed: ${error.message}`;
+    });
+    this.worker.on('exit', (code) => {
+      this.ended = true;
+      const reason = this.stopping
+        ? null
+        : (failure ?? `the read thread stopped (exit code ${code})`);
+      listener.exit(this, reason);
+    });
+  }
+
+  /** Has it ended (or been told to)? */
+  get gone(): boolean {
+    return this.ended || this.stopping;
+  }
+
+  send(message: ToReadWorker): void {
+    if (!this.gone) this.worker.postMessage(message);
+  }
+
+  /**
+   * Ends the thread now, whatever it is doing — a read past its budget or whose client left is
+   * stopped this way (a synchronous query cannot be interrupted from outside its thread).
+   */
+  stop(): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    this.stopping = true;
+    return this.worker.terminate().then(() => undefined);
+  }
+}
