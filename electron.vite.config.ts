@@ -22,7 +22,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/electron/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'src/electron/main.ts'),
+          // The read threads' entry (src/server/read-pool/thread.ts finds it beside the bundle).
+          worker: resolve(import.meta.dirname, 'src/server/read-pool/worker.ts'),
+        },
+      },
     },
   },
   renderer: {

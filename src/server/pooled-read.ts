@@ -38,7 +38,10 @@ export function pooled(
   );
 }
 
-/** Makes the data fresh, runs the read on a thread and writes its answer to `res`. */
+/**
+ * Makes the data fresh, runs the read on a thread and writes its answer to `res`; false (and
+ * nothing written) when no thread could load here, for the caller to answer it itself.
+ */
 export async function answerPooled(
   pool: ReadPool,
   store: Store,
@@ -46,7 +49,7 @@ export async function answerPooled(
   freshness: Freshness,
   request: { res: ServerResponse; url: URL; params: Record<string, string> },
   app: AppContext,
-): Promise<void> {
+): Promise<boolean> {
   const { res, url, params } = request;
   const t0 = performance.now();
   await ensureFresh(store, freshness, app);
@@ -68,9 +71,11 @@ export async function answerPooled(
       },
       gone.signal,
     );
-    if (gone.signal.aborted) return;
+    if (answer.kind === 'unavailable') return false;
+    if (gone.signal.aborted) return true;
     res.setHeader('server-timing', serverTiming(freshMs, answer));
     await write(res, answer);
+    return true;
   } finally {
     res.off('close', onClose);
   }
@@ -85,7 +90,10 @@ function serverTiming(freshMs: number, answer: ReadAnswer): string {
   ].join(', ');
 }
 
-async function write(res: ServerResponse, answer: ReadAnswer): Promise<void> {
+async function write(
+  res: ServerResponse,
+  answer: Exclude<ReadAnswer, { kind: 'unavailable' }>,
+): Promise<void> {
   if (answer.kind === 'error') return sendJson(res, answer.status, { error: answer.message });
   if (answer.kind === 'json') return sendJsonText(res, answer.text);
   res.writeHead(200, downloadHeaders(answer.contentType, answer.filename));

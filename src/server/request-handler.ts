@@ -185,16 +185,18 @@ export function createRequestHandler(options: RequestHandlerOptions): RequestHan
           }
         }
       }
-      if (pooled(pool, store, req.method ?? 'GET', route.operation)) {
-        return await answerPooled(
+      if (
+        pooled(pool, store, req.method ?? 'GET', route.operation) &&
+        (await answerPooled(
           pool!,
           store,
           route.operation,
           route.freshness,
           { res, url, params },
           app,
-        );
-      }
+        ))
+      )
+        return;
       const result = await runOperation(
         store,
         route.handler,

@@ -43,6 +43,8 @@ export interface ReadTiming {
 export type ReadAnswer = { timing: ReadTiming } & (
   | { kind: 'json'; text: string }
   | { kind: 'error'; status: number; message: string }
+  /** No thread could load here: the caller answers it another way. */
+  | { kind: 'unavailable'; reason: string }
   | {
       kind: 'download';
       contentType: string;
@@ -245,8 +247,9 @@ export class ReadPool {
     if (!on) return;
     job.timer = setTimeout(() => {
       this.counts.overBudget++;
-      const seconds = Math.round(this.budgetMs / 1000);
-      const message = `${job.task.name} took longer than ${seconds} s and was stopped: narrow the time range or the filters`;
+      const budget =
+        this.budgetMs >= 1000 ? `${Math.round(this.budgetMs / 1000)} s` : `${this.budgetMs} ms`;
+      const message = `${job.task.name} took longer than ${budget} and was stopped: narrow the time range or the filters`;
       this.finish(job, { kind: 'error', status: 503, message });
       job.download?.fail(message);
       void job.thread?.stop();
@@ -337,7 +340,8 @@ export class ReadPool {
     if (reason && !thread.loaded) this.startFailures++;
     const job = thread.task === null ? undefined : this.jobs.get(thread.task);
     if (job) {
-      if (reason) {
+      if (reason && !thread.loaded) this.finish(job, { kind: 'unavailable', reason });
+      else if (reason) {
         this.counts.failed++;
         this.finish(job, { kind: 'error', status: 500, message: `internal error: ${reason}` });
         job.download?.fail(reason);

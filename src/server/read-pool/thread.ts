@@ -3,25 +3,34 @@
  * tsx), its messages routed to the read it is running, and its end — asked for or not — told to
  * the pool once.
  */
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { currentNativeBinding } from '../../store/index.js';
 import type { FromReadWorker, ReadWorkerData, ToReadWorker } from './protocol.js';
 
-/** The built worker beside this file (`dist/server/read-pool/worker.js`). */
-export const DEFAULT_WORKER_ENTRY = new URL('./worker.js', import.meta.url);
-
-// Run from source (tests, benches), the entry is a .ts file loaded through tsx, whose hooks a
-// worker does not get from `--import` on Node 20: it registers them first.
+// Run from source (tests, benches), this module is a .ts file and so is the worker beside it.
 const FROM_SOURCE = extname(fileURLToPath(import.meta.url)) === '.ts';
 
+/**
+ * The worker beside this module: `dist/server/read-pool/worker.js` as built, `worker.ts` from
+ * source. The desktop bundle puts its `worker.js` beside its `index.js`, which is where this
+ * module's code lands there too. (A path, not `new URL('./…', import.meta.url)`, which the
+ * bundler would take for an asset to copy.)
+ */
+export const DEFAULT_WORKER_ENTRY = pathToFileURL(
+  join(dirname(fileURLToPath(import.meta.url)), FROM_SOURCE ? 'worker.ts' : 'worker.js'),
+);
+
+/**
+ * A .ts entry is loaded through tsx, whose hooks a worker does not get from `--import` on
+ * Node 20: it registers them first.
+ */
 function startWorker(entry: URL, data: ReadWorkerData): Worker {
   const workerData = { readPool: data };
-  if (!FROM_SOURCE) return new Worker(entry, { workerData });
-  const source = entry.href.replace(/\.js$/, '.ts');
+  if (extname(fileURLToPath(entry)) !== '.ts') return new Worker(entry, { workerData });
   const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((m) => m.register()).then(() => import(${JSON.stringify(source)}))`;
+  const code = `import(${JSON.stringify(api)}).then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`;
   return new Worker(code, { eval: true, workerData });
 }
 
@@ -37,8 +46,7 @@ export class ReadThread {
   private readonly worker: Worker;
   private stopping = false;
   private ended = false;
-  /** The read it runs (its id), or null while idle. */
-  task: number | null = null;
+  private running: number | null = null;
   /** Its modules loaded (it said `ready`). */
   loaded = false;
   /** When it last finished a read (for retiring idle threads). */
@@ -65,6 +73,22 @@ export class ReadThread {
         : (failure ?? `the read thread stopped (exit code ${code})`);
       listener.exit(this, reason);
     });
+  }
+
+  /** The read it runs (its id), or null while idle. */
+  get task(): number | null {
+    return this.running;
+  }
+
+  /**
+   * Gives it a read (or frees it, with null). A thread holds the process open only while it
+   * runs a read — a caller awaiting an answer must get it — never while idle.
+   */
+  set task(id: number | null) {
+    this.running = id;
+    if (this.gone) return;
+    if (id === null) this.worker.unref();
+    else this.worker.ref();
   }
 
   /** Has it ended (or been told to)? */
