@@ -1,4 +1,10 @@
-import { isExposed, startServer, PortInUseError, type RunningServer } from '../../server/index.js';
+import {
+  isExposed,
+  PortInUseError,
+  ReadPool,
+  startServer,
+  type RunningServer,
+} from '../../server/index.js';
 import { dashboardLink } from '../../shared/owner-token.js';
 import type { Store } from '../../store/index.js';
 import { parseFlags, parsePort } from '../flags.js';
@@ -18,6 +24,8 @@ const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR
                     else the one kept in ~/.mcpulse-devtools/token, made on first run)
   --no-rate-limit   do not refuse batches over production's 10,000 payloads/min per key
   --max-spool N     calls acknowledged ahead of storing before flushes wait (default 1000000)
+  --read-threads N  threads the dashboard's reads run on besides one kept for quick views
+                    (default: the cores, at least 2); 0 reads on the ingest thread (for comparison)
 `;
 
 /** A started server and its store, for callers that embed `serve` (start, demo). */
@@ -40,6 +48,7 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
     'allow-host': { type: 'string', multiple: true },
     'no-rate-limit': { type: 'boolean' },
     'max-spool': { type: 'string' },
+    'read-threads': { type: 'string' },
     token: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -50,6 +59,15 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
   if (maxSpool !== undefined && !(Number.isInteger(maxSpool) && maxSpool >= 0))
     throw new UsageError(
       `--max-spool: expected a whole number of calls, received '${values['max-spool']}'`,
+    );
+  const readThreads =
+    values['read-threads'] === undefined ? undefined : Number(values['read-threads']);
+  if (
+    readThreads !== undefined &&
+    !(Number.isInteger(readThreads) && readThreads >= 0 && readThreads <= 64)
+  )
+    throw new UsageError(
+      `--read-threads: expected a whole number from 0 to 64, received '${values['read-threads']}'`,
     );
   // Before the database: a token that cannot be trusted stops here, with nothing opened.
   const token = serverToken(values.token, io.env);
@@ -68,6 +86,12 @@ export async function serveFromArgs(argv: string[], io: CliIO): Promise<Served |
       rateLimit: !values['no-rate-limit'],
       maxSpoolPayloads: maxSpool,
       token,
+      readPool:
+        readThreads === undefined
+          ? undefined
+          : readThreads === 0
+            ? false
+            : new ReadPool({ shared: readThreads }),
     });
     return {
       server,
