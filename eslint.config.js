@@ -57,8 +57,22 @@ const fromSrc = (folder) => `^(\\.\\./)+${folder}(/|$)`;
 /** An import of `src/folder` from outside src/ (`../../../src/store/index`). */
 const intoSrc = (folder) => `(^|/)src/${folder}(/|$)`;
 
-/** The rule for one src/ folder: every folder not below it is off limits. */
-function layerRule(folder) {
+/**
+ * Inside the store, reads never import the write side (issue 39): a query that maintained
+ * rollups did write work on whichever connection read, which a read thread's read-only
+ * connection cannot; the writer brings data up to date before a read is asked.
+ */
+const QUERY_FILES = ['src/store/metrics/queries.ts', 'src/store/metrics/queries/**/*.ts'];
+const readsOnly = [
+  {
+    regex: '(^|/)(maintain|derived|derived-queue|write|spool|forget)(/|\\.js$|$)',
+    message:
+      'Metrics queries only read: the writer maintains rollups before a read is asked (Store.flushDerived), so queries never import the write side.',
+  },
+];
+
+/** The rule for one src/ folder: every folder not below it is off limits (and `extra`). */
+function layerRule(folder, extra = []) {
   const forbidden = FOLDERS.filter((f) => f !== folder && !LAYERS[folder].includes(f));
   return {
     '@typescript-eslint/no-restricted-imports': [
@@ -75,6 +89,7 @@ function layerRule(folder) {
                   message: "The store owns its connection: use the store's own functions.",
                 },
               ]),
+          ...extra,
           ...forbidden.map((f) => ({
             regex: fromSrc(f),
             message: `src/${folder} may import only ${LAYERS[folder].map((l) => `src/${l}`).join(', ') || 'nothing from src'} (layer order, README "How it is built").`,
@@ -125,6 +140,7 @@ export default tseslint.config(
     },
   },
   ...FOLDERS.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: layerRule(folder) })),
+  { files: QUERY_FILES, rules: layerRule('store', readsOnly) },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -27,7 +27,7 @@ import { handlers } from '../src/api/handlers.js';
 import type { ApiContext, ApiHandler } from '../src/api/types.js';
 import type { ApiName } from '../src/shared/api-routes.js';
 import { openStore } from '../src/store/index.js';
-import { metricsOf } from '../src/store/metrics/queries.js';
+import { rebuildAllMetrics } from '../src/store/metrics/rebuild-all.js';
 import type { BatchRecord } from '../src/store/batch-record.js';
 import { connectionOf } from '../src/store/connection.js';
 
@@ -178,7 +178,7 @@ const t0 = performance.now();
 if (!reuse) seedRaw();
 const tRaw = performance.now();
 if (!reuse) {
-  metricsOf(store).rebuildAll();
+  rebuildAllMetrics(store);
   db.exec('ANALYZE');
 }
 const tSeed = performance.now();
@@ -256,7 +256,7 @@ const check = !reuse && !process.argv.includes('--no-check');
 const tCheck0 = performance.now();
 if (check) {
   const before = snap();
-  metricsOf(store).rebuildAll();
+  rebuildAllMetrics(store);
   if (snap() !== before) {
     console.error('incremental maintenance disagrees with a rebuild');
     process.exitCode = 1;

@@ -48,6 +48,25 @@ describe('the layer order (eslint.config.js LAYERS)', () => {
     expect(errors).toHaveLength(2);
   });
 
+  it('fails a metrics query importing the write side, and still checks its layer', async () => {
+    const errors = await layerErrors(
+      'src/store/metrics/queries/layer-probe.ts',
+      "import { createMetricsMaintainer } from '../maintain.js';\n" +
+        "import { createDerivedQueue } from '../../derived-queue.js';\n" +
+        "import { LiveBus } from '../../../ingest/bus.js';\n" +
+        'export const probe = [createMetricsMaintainer, createDerivedQueue, LiveBus];\n',
+    );
+    expect(errors).toHaveLength(3);
+    expect(errors.filter((e) => /Metrics queries only read/.test(e))).toHaveLength(2);
+    expect(errors.filter((e) => /src\/store may import only/.test(e))).toHaveLength(1);
+    // The read door's own file may use what it needs from the store; the rule is for queries.
+    const clean = await layerErrors(
+      'src/store/metrics/queries/layer-probe.ts',
+      "import { statementCache } from '../../statement-cache.js';\nexport const probe = statementCache;\n",
+    );
+    expect(clean).toEqual([]);
+  });
+
   it('fails Electron importing the CLI', async () => {
     const errors = await layerErrors(
       'src/electron/layer-probe.ts',

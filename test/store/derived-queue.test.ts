@@ -148,12 +148,12 @@ describe('the watermark when calls are deleted (migration 003, clear-all)', () =
 
 describe('the watermark after a full rebuild', () => {
   it('marks every call maintained, so calls written raw are not maintained again', async () => {
-    const { metricsOf } = await import('../../src/store/metrics/queries.js');
+    const { rebuildAllMetrics } = await import('../../src/store/metrics/rebuild-all.js');
     const deferred = deferredStore();
     // Written as the bench seeds: rows stored, facts left pending (nothing flushed yet).
     traffic(deferred);
     expect(watermark(deferred)).toBe('0');
-    metricsOf(deferred).rebuildAll();
+    rebuildAllMetrics(deferred);
     expect(watermark(deferred)).toBe('60');
     // Nothing is pending: the next flush has no call to maintain again.
     expect(deferred.flushDerived()).toBe(0);

@@ -15,7 +15,6 @@ import { summaryQueries } from './queries/summary.js';
 import { timeseriesQueries } from './queries/timeseries.js';
 import { toolQueries } from './queries/tools.js';
 import { connectionOf } from '../connection.js';
-import { markAllDerived } from '../derived-queue.js';
 import type { ReadStore } from '../index.js';
 
 export { CALL_COLUMNS, type FactRow } from './queries/call-rows.js';
@@ -25,9 +24,9 @@ export type { SessionRow } from './queries/sessions.js';
 export type { RegisteredTool } from './queries/tools.js';
 
 /** Builds the metrics queries for one connection. */
-export function createMetricsQueries(db: Database.Database, readonly = false) {
-  const ctx = createQueryContext(db, readonly);
-  const { prepare, maintainer } = ctx;
+export function createMetricsQueries(db: Database.Database) {
+  const ctx = createQueryContext(db);
+  const { prepare } = ctx;
   return {
     ...summaryQueries(ctx),
     ...timeseriesQueries(ctx),
@@ -50,18 +49,6 @@ export function createMetricsQueries(db: Database.Database, readonly = false) {
         'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ).run(key, JSON.stringify(value));
     },
-
-    /**
-     * For tests and the bench: make every fact and rollup exact from raw calls, which leaves
-     * no call pending for the deferred queue.
-     */
-    rebuildAll(): void {
-      if (!maintainer) throw new Error('store opened read-only');
-      db.transaction(() => {
-        maintainer.rebuildAll();
-        markAllDerived(db);
-      })();
-    },
   };
 }
 
@@ -73,6 +60,6 @@ const cache = new WeakMap<Database.Database, MetricsQueries>();
 export function metricsOf(store: ReadStore): MetricsQueries {
   const db = connectionOf(store);
   let q = cache.get(db);
-  if (!q) cache.set(db, (q = createMetricsQueries(db, db.readonly)));
+  if (!q) cache.set(db, (q = createMetricsQueries(db)));
   return q;
 }

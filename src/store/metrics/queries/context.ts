@@ -1,14 +1,15 @@
 /**
- * What every metrics query shares on one connection: the statement cache, the rebuild of
- * projects whose calls were deleted, the projects a filter covers, the index choice for a
- * range, and the split between the daily rollup and raw calls.
+ * What every metrics query shares on one connection: the statement cache, the projects a
+ * filter covers, the index choice for a range, and the split between the daily rollup and raw
+ * calls. Queries only read: projects whose calls were deleted are rebuilt by the writer before
+ * a read is asked (`Store.flushDerived`), so a read-only connection on a read thread answers
+ * exactly what the writer would.
  */
 import type Database from 'better-sqlite3';
 import { DAY_MS } from '../../../shared/metric-constants.js';
 import { splitAdditive, splitByDay, type Span } from '../../../metrics/time.js';
 import { statementCache } from '../../statement-cache.js';
 import type { CallFilter } from '../../../shared/rows.js';
-import { createMetricsMaintainer } from '../maintain.js';
 import { ALL_TIME } from '../sql.js';
 import type { Params } from './sql-parts.js';
 import { isOneTool, toolCallsIn } from './tool-calls.js';
@@ -21,10 +22,8 @@ import { isOneTool, toolCallsIn } from './tool-calls.js';
 const TIME_INDEX_SHARE = 0.2;
 
 /** Builds the shared query context for one connection. */
-export function createQueryContext(db: Database.Database, readonly = false) {
+export function createQueryContext(db: Database.Database) {
   const prepare = statementCache(db);
-  const maintainer = readonly ? null : createMetricsMaintainer(db);
-  const dirtyCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM metrics_dirty');
   const projectIds = db.prepare<[], { id: number }>('SELECT id FROM projects ORDER BY id').pluck();
   const latestStartup = db.prepare<[number], { id: number }>(
     'SELECT id FROM startups WHERE project_id = ? ORDER BY id DESC LIMIT 1',
@@ -33,14 +32,8 @@ export function createQueryContext(db: Database.Database, readonly = false) {
     'SELECT name, schema_bytes FROM startup_tools WHERE startup_id = ? ORDER BY position',
   );
 
-  /** Rebuilds projects whose calls were deleted since the last write (exactness first). */
-  function fresh(): void {
-    if (maintainer && dirtyCount.get()!.n > 0) db.transaction(() => maintainer.rebuildDirty())();
-  }
-
   /** The projects a filter covers: one, or all of them together. */
   function projectsOf(f: CallFilter): number[] {
-    fresh();
     return f.projectId !== undefined ? [f.projectId] : (projectIds.all() as unknown as number[]);
   }
 
@@ -147,10 +140,8 @@ export function createQueryContext(db: Database.Database, readonly = false) {
   return {
     db,
     prepare,
-    maintainer,
     latestStartup,
     toolsOf,
-    fresh,
     projectsOf,
     all,
     timeShare,

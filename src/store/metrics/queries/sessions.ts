@@ -107,7 +107,7 @@ const sdkName = (value: unknown): string | null =>
 
 /** Sessions: the list and one session in full. */
 export function sessionQueries(ctx: QueryContext) {
-  const { prepare, projectsOf, fresh, all, toolsOf } = ctx;
+  const { prepare, projectsOf, all, toolsOf } = ctx;
   const nameOf = sessionNamer(ctx.db);
   /** The label and first tool that title a row (the rows carry their own first call time). */
   const namingOf = (project: number, session: string) => {
@@ -215,7 +215,6 @@ export function sessionQueries(ctx: QueryContext) {
      * calls, else one that only sent a startup.
      */
     sessionProject(session: string, projectId?: number): number | undefined {
-      fresh();
       if (projectId !== undefined) {
         const hit =
           prepare(
@@ -243,7 +242,6 @@ export function sessionQueries(ctx: QueryContext) {
 
     /** Every call of one session in session order, with stored facts. */
     sessionCalls(projectId: number, session: string): FactRow[] {
-      fresh();
       return all<FactRow>(
         `SELECT ${CALL_COLUMNS} FROM calls INDEXED BY calls_by_session
          WHERE project_id = @p AND session_id = @s ORDER BY started_ms, id`,
