@@ -18,11 +18,7 @@ export function badArgsRunsOf(
   const out = new Map<string, number>();
   for (const t of tools) {
     if (t.outcomes.bad_args === 0) continue;
-    const latest = m.calls(
-      { ...filter, tool: t.name },
-      { sql: '', params: {} },
-      { limit: STREAK_WINDOW },
-    );
+    const latest = m.calls({ ...filter, tool: t.name }, {}, { limit: STREAK_WINDOW });
     let run = 0;
     while (run < latest.length && latest[run]!.outcome === 'bad_args') run++;
     out.set(t.name, run);

@@ -1,27 +1,26 @@
 /** The calls behind any number: metric conditions on stored per-call facts, keyset-paged. */
 import { OUTCOME_CLASSES } from '../shared/outcomes.js';
 import { LATENCY_BUCKETS } from '../metrics/latency.js';
-import { LINK } from '../metrics/links.js';
 import { callView } from '../metrics/report.js';
 import { SIZE_BUCKET_COUNT } from '../metrics/sizes.js';
 import { metricsOf } from '../store/metrics/queries.js';
 import { echo } from './metrics-params.js';
 import { bool, cursorParam, intParam, limitOf, refuseBefore } from './params.js';
 import { ApiError, type RouteMap } from './types.js';
+import { CALL_FLAGS, type CallConditions } from '../shared/call-conditions.js';
 import type { CallFilter } from '../shared/rows.js';
 
 /**
- * Metric conditions for the calls behind a number (`GET /api/metrics/calls`), and `classes`:
- * the outcome classes they select when they say nothing else (every class without
- * conditions), so the total can be counted from the stat rollups.
+ * Metric conditions for the calls behind a number (`GET /api/metrics/calls`), checked (a 400
+ * names the parameter) and passed to the store as data, and `classes`: the outcome classes they
+ * select when they say nothing else (every class without conditions), so the total can be
+ * counted from the stat rollups.
  */
 function callConditions(q: URLSearchParams): {
-  sql: string;
-  params: Record<string, string | number>;
+  conditions: CallConditions;
   classes: number[] | null;
 } {
-  const parts: string[] = [];
-  const params: Record<string, string | number> = {};
+  const c: CallConditions = {};
   let classes = [0, 1, 2, 3, 4];
   const outcome = q.get('outcome');
   if (outcome) {
@@ -31,34 +30,17 @@ function callConditions(q: URLSearchParams): {
         400,
         `outcome: expected one of ${OUTCOME_CLASSES.join(', ')}, received '${outcome}'`,
       );
-    parts.push(
-      [
-        "outcome = 'ok' AND is_empty = 0",
-        "outcome = 'ok' AND is_empty = 1",
-        "outcome = 'bad_args'",
-        "outcome = 'tool_error'",
-        "outcome = 'crashed'",
-      ][i]!,
-    );
-    classes = classes.filter((c) => c === i);
+    c.outcomeClass = i;
+    classes = classes.filter((k) => k === i);
   }
   const errors = bool(q, 'errors');
   if (errors !== undefined) {
-    parts.push(errors ? "outcome <> 'ok'" : "outcome = 'ok'");
-    classes = classes.filter((c) => (errors ? c >= 2 : c < 2));
+    c.errors = errors;
+    classes = classes.filter((k) => (errors ? k >= 2 : k < 2));
   }
-  const outcomeParts = parts.length;
-  const flags: [string, string][] = [
-    ['first_call_success', 'fcs = 1'],
-    ['retried', `link = ${LINK.retry}`],
-    ['repeated', `link = ${LINK.repeat}`],
-    ['unknown_link', `link = ${LINK.unknown}`],
-    ['retry_of_previous', `prev_link = ${LINK.retry}`],
-    ['in_chain', 'chain = 1'],
-  ];
-  for (const [name, sql] of flags) {
-    const v = bool(q, name);
-    if (v !== undefined) parts.push(v ? sql : `NOT (${sql})`);
+  for (const flag of CALL_FLAGS) {
+    const v = bool(q, flag);
+    if (v !== undefined) (c.flags ??= {})[flag] = v;
   }
   const latency = q.get('latency');
   if (latency) {
@@ -68,13 +50,7 @@ function callConditions(q: URLSearchParams): {
         400,
         `latency: expected one of ${LATENCY_BUCKETS.map((b) => b.key).join(', ')}, received '${latency.slice(0, 80)}'`,
       );
-    const lo = [0, 100, 500, 2000][i]!;
-    const hi = [100, 500, 2000, null][i];
-    parts.push(
-      hi === null || hi === undefined
-        ? `duration_ms >= ${lo}`
-        : `duration_ms >= ${lo} AND duration_ms < ${hi}`,
-    );
+    c.latencyBucket = i;
   }
   const size = intParam(q, 'size_bucket');
   if (size !== undefined) {
@@ -83,32 +59,16 @@ function callConditions(q: URLSearchParams): {
         400,
         `size_bucket: expected 0–${SIZE_BUCKET_COUNT - 1}, received '${size}'`,
       );
-    parts.push('size_bucket = @size_bucket');
-    params.size_bucket = size;
+    c.sizeBucket = size;
   }
   const fromTool = q.get('from_tool');
-  if (fromTool) {
-    parts.push('prev_tool = @from_tool');
-    params.from_tool = fromTool;
-  }
+  if (fromTool) c.fromTool = fromTool;
   const text = q.get('q')?.trim();
-  if (text) {
-    // The filter box: a substring of the tool, client, session id, args hash or outcome.
-    parts.push(
-      "(instr(lower(tool_name), @q) > 0 OR instr(lower(client_name), @q) > 0 OR instr(lower(session_id), @q) > 0 OR instr(lower(args_hash), @q) > 0 OR instr(lower(outcome), @q) > 0 OR instr(lower(replace(outcome, '_', ' ')), @q) > 0)",
-    );
-    params.q = text.toLowerCase().slice(0, 200);
-  }
+  if (text) c.text = text;
   const chain = intParam(q, 'chain');
-  if (chain !== undefined) {
-    parts.push('chain = 1 AND run_id = @chain');
-    params.chain = chain;
-  }
-  return {
-    sql: parts.join(' AND '),
-    params,
-    classes: parts.length === outcomeParts ? classes : null,
-  };
+  if (chain !== undefined) c.chain = chain;
+  const outcomesOnly = Object.keys(c).every((k) => k === 'outcomeClass' || k === 'errors');
+  return { conditions: c, classes: outcomesOnly ? classes : null };
 }
 
 /**
@@ -122,7 +82,8 @@ function totalOf(
   where: ReturnType<typeof callConditions>,
 ): number {
   const { classes } = where;
-  if (classes === null || filter.session !== undefined) return m.countCalls(filter, where);
+  if (classes === null || filter.session !== undefined)
+    return m.countCalls(filter, where.conditions);
   let n = 0;
   for (const r of m.stats(filter)) if (classes.includes(r.oc)) n += r.calls;
   return n;
@@ -136,7 +97,7 @@ export const metricsCallRoutes = {
     refuseBefore(query, '/api/metrics/calls', 'cursor');
     const before = cursorParam(query);
     const where = callConditions(query);
-    const rows = m.calls(filter, where, { limit, before });
+    const rows = m.calls(filter, where.conditions, { limit, before });
     const last = rows.at(-1);
     // Each row carries what names its session, so a list shows names, not `s_…` ids.
     const names = m.sessionNamesOf(rows);

@@ -4,6 +4,7 @@
  * every matching call and sorting gives — with a client filter, a range ending mid-hour, keyset
  * pages, metric conditions that leave the window short, and a limit past the tool's total.
  */
+import { OUTCOME_CLASSES } from '../../src/shared/outcomes.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { metricsOf } from '../../src/store/metrics/queries.js';
 import type { CallFilter } from '../../src/shared/rows.js';
@@ -39,7 +40,7 @@ describe('calls behind a number, one tool', () => {
   it('equals reading every matching call and sorting', () => {
     const store = seeded();
     const m = metricsOf(store);
-    const everything = m.calls({}, { sql: '', params: {} }, { limit: 100_000 });
+    const everything = m.calls({}, {}, { limit: 100_000 });
     expect(everything).toHaveLength(2000);
     const newest = (f: CallFilter, keep: (c: (typeof everything)[number]) => boolean, n: number) =>
       everything
@@ -54,7 +55,7 @@ describe('calls behind a number, one tool', () => {
         .slice(0, n)
         .map((c) => c.id);
     const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
-    const none = { sql: '', params: {} };
+    const none = {};
     for (const tool of ['search', 'fetch', 'rare', 'missing'])
       for (const limit of [1, 5, 50, 100, 3000]) {
         const f = { tool };
@@ -71,7 +72,7 @@ describe('calls behind a number, one tool', () => {
       }
     // Metric conditions rarer than the window's count: the window comes up short, so the
     // whole range is read.
-    const bad = { sql: "outcome = 'bad_args'", params: {} };
+    const bad = { outcomeClass: OUTCOME_CLASSES.indexOf('bad_args') };
     expect(ids(m.calls({ tool: 'search' }, bad, { limit: 40 }))).toEqual(
       newest({ tool: 'search' }, (c) => c.outcome === 'bad_args', 40),
     );

@@ -4,7 +4,9 @@ import { CALL_COLUMNS, type FactRow } from './call-rows.js';
 import type { QueryContext } from './context.js';
 import { isOneTool, toolCalls } from './tool-calls.js';
 import { sessionNamer, type SessionName } from './session-names.js';
-import { conditions, RAW, type Params } from './sql-parts.js';
+import type { CallConditions } from '../../../shared/call-conditions.js';
+import { conditionSql } from './call-conditions.js';
+import { conditions, RAW } from './sql-parts.js';
 
 /**
  * One tool's newest calls, read from a window's start through the tool's sessions by hour
@@ -57,9 +59,10 @@ export function callsBehindQueries(ctx: QueryContext) {
      */
     calls(
       f: CallFilter,
-      where: { sql: string; params: Params },
+      metric: CallConditions,
       page: { limit: number; before?: { ms: number; id: number } },
     ): FactRow[] {
+      const where = conditionSql(metric);
       const out: FactRow[] = [];
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
@@ -111,7 +114,8 @@ export function callsBehindQueries(ctx: QueryContext) {
     },
 
     /** How many calls match the filter plus metric conditions (the exact total of a list). */
-    countCalls(f: CallFilter, where: { sql: string; params: Params }): number {
+    countCalls(f: CallFilter, metric: CallConditions): number {
+      const where = conditionSql(metric);
       let n = 0;
       for (const p of projectsOf(f)) {
         const w = conditions(f, RAW);
