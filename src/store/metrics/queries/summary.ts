@@ -27,6 +27,12 @@ export interface ViewPercentiles {
 /** The summed columns of a stat row. */
 const STAT_SUMS = ['calls', 'units', 'duration', 'l0', 'l1', 'l2', 'l3'] as const;
 
+/** The projects holding any bucket of `tool` (keys `tool\0bucket`). */
+function holdersOfTool(holders: Map<string, number[]>, tool: string): number[] {
+  const prefix = `${tool}\u0000`;
+  return [...holders].flatMap(([key, ps]) => (key.startsWith(prefix) ? ps : []));
+}
+
 /** Stat rows and percentiles for a filter. */
 export function summaryQueries(ctx: QueryContext) {
   const { prepare, projectsOf, callsOf, byHours } = ctx;
@@ -165,6 +171,40 @@ export function summaryQueries(ctx: QueryContext) {
     return mergeHistograms(projects.map((p) => all.all(p) as [number, number][]));
   }
 
+  /**
+   * The all-time latency rollup of a view's projects in one read: each tool's fine histogram,
+   * the all-tools one, and which projects hold each (tool, bucket) — keyed `tool\0bucket`, the
+   * all-tools rows under the empty tool.
+   */
+  function latencyRows(f: CallFilter) {
+    const where = [
+      'n > 0',
+      ...(f.projectId !== undefined ? ['project_id = @projectId'] : []),
+      ...(f.tool !== undefined ? ["tool_name IN (@tool, '')"] : []),
+    ].join(' AND ');
+    const rows = prepare(
+      `SELECT project_id, tool_name, bucket, n FROM metrics_latency WHERE ${where}`,
+    )
+      .raw()
+      .all({ projectId: f.projectId, tool: f.tool }) as [number, string, number, number][];
+    const fine = new Map<string, [number, number][]>();
+    const overallFine: [number, number][] = [];
+    const holders = new Map<string, number[]>();
+    for (const [p, tool, bucket, n] of rows) {
+      if (tool === '') overallFine.push([bucket, n]);
+      else {
+        const list = fine.get(tool) ?? [];
+        list.push([bucket, n]);
+        fine.set(tool, list);
+      }
+      const key = `${tool}\u0000${bucket}`;
+      const list = holders.get(key) ?? [];
+      list.push(p);
+      holders.set(key, list);
+    }
+    return { fine, overallFine, holders };
+  }
+
   return {
     /** Additive stat rows (tool × client × outcome class × link × chain head) for a filter. */
     stats(f: CallFilter): StatRow[] {
@@ -199,53 +239,34 @@ export function summaryQueries(ctx: QueryContext) {
       if (!fast && ranged && splitByHours({ from: f.from, to: f.to }).whole)
         return rangePercentiles(projects, f);
       if (!fast) return exactPercentiles(projects, f);
+      // One read of the latency rollup for every project the view covers (not one per
+      // project: with thousands of one-call projects those reads were the summary's cost),
+      // remembering which projects hold each tool's fine bucket: only they are read exactly.
+      const { fine, overallFine, holders } = latencyRows(f);
       const byTool = new Map<string, Percentiles>();
-      const fine = new Map<string, [number, number][]>();
-      for (const p of projects) {
-        const w = conditions(f, { tool: 'tool_name' });
-        const rows = prepare(
-          `SELECT tool_name, bucket, n FROM metrics_latency
-           WHERE ${w.sql} AND tool_name <> '' AND n > 0`,
-        )
-          .raw()
-          .all({ ...w.params, projectId: p }) as [string, number, number][];
-        for (const [t, b, n] of rows) {
-          const list = fine.get(t) ?? [];
-          list.push([b, n]);
-          fine.set(t, list);
-        }
-      }
-      // All time is every day of the tool: one seek per day for the rank's fine bucket.
       const exactIn = readers();
       for (const [tool, list] of fine) {
-        const hist = mergeHistograms([list]);
         byTool.set(
           tool,
-          pick(hist, (lo) =>
-            projects.flatMap((p) =>
+          pick(mergeHistograms([list]), (lo) =>
+            (holders.get(`${tool}\u0000${fineBucket(lo)}`) ?? []).flatMap((p) =>
               exactIn(p, tool, fineBucket(lo), [{}]).map(([, d, n]): [number, number] => [d, n]),
             ),
           ),
         );
       }
-      const histogram = () => logHistogramOfCounts(rollupDurations(projects, f.tool));
+      const withTool = (tool: string | undefined): number[] =>
+        tool === undefined ? projects : [...new Set(holdersOfTool(holders, tool))];
+      const histogram = () => logHistogramOfCounts(rollupDurations(withTool(f.tool), f.tool));
       if (f.tool !== undefined)
         return { overall: byTool.get(f.tool) ?? NO_PERCENTILES, byTool, histogram };
-      const overallFine = mergeHistograms(
-        projects.map(
-          (p) =>
-            prepare(
-              `SELECT bucket, n FROM metrics_latency WHERE project_id = ? AND tool_name = '' AND n > 0`,
-            )
-              .raw()
-              .all(p) as [number, number][],
-        ),
-      );
       const exact = prepare(
         `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND duration_ms >= ? AND duration_ms < ? AND n > 0`,
       ).raw();
-      const overall = pick(overallFine, (lo, hi) =>
-        projects.flatMap((p) => exact.all(p, lo, hi) as [number, number][]),
+      const overall = pick(mergeHistograms([overallFine]), (lo, hi) =>
+        (holders.get(`\u0000${fineBucket(lo)}`) ?? []).flatMap(
+          (p) => exact.all(p, lo, hi) as [number, number][],
+        ),
       );
       return { overall, byTool, histogram };
     },
