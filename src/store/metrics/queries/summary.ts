@@ -165,6 +165,15 @@ export function summaryQueries(ctx: QueryContext) {
       ).raw();
       return mergeHistograms(projects.map((p) => one.all(p, tool) as [number, number][]));
     }
+    if (projects.length > 1)
+      // Every project at once: one pass over the rollup, not one read per project.
+      return prepare(
+        `SELECT duration_ms, sum(n) FROM metrics_durations
+         WHERE project_id IN (SELECT value FROM json_each(?)) AND n > 0
+         GROUP BY duration_ms ORDER BY duration_ms`,
+      )
+        .raw()
+        .all(JSON.stringify(projects)) as [number, number][];
     const all = prepare(
       `SELECT duration_ms, n FROM metrics_durations WHERE project_id = ? AND n > 0`,
     ).raw();
