@@ -4,7 +4,7 @@
  * axe does not check (outcome dots and bars, chart bars, sparklines). Also the skip link and
  * the sidebar that collapses on narrow windows.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { lowContrastGraphics } from './graphics-contrast.js';
 import { seedTour } from './page-tour.js';
 import { expect, test } from './server.js';

@@ -4,7 +4,7 @@
  * locked screen — never a blank page or a wall of failed panels — in both themes, wide and
  * narrow (screenshots: `DESIGN_SHOTS=issue-40` puts them in docs/design/issue-40/).
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { expect, test } from './server.js';
 import { guardConsole } from './ui-helpers.js';

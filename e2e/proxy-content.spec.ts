@@ -5,7 +5,7 @@
  * the playground holding both texts), call details with the answer, and failures grouped by
  * error text on the tool page. Then axe on these views and screenshots in both themes.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import {

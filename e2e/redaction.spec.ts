@@ -7,7 +7,7 @@
  * secrets. Settings → Redaction shows the rules and previews pasted text. Screenshots of both
  * at 1440, 1024 and 390 px, light and dark, go to docs/design/issue-40/ with DESIGN_SHOTS=issue-40.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';

@@ -4,7 +4,7 @@
  * both colour schemes. Only `main` is checked, and not its colour contrast: the shell and the
  * theme's colours belong to the shell's own axe spec. Everything else here must be clean.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './server.js';
 import { projectOf } from './ui-helpers.js';

@@ -9,6 +9,10 @@ export function findElectronForInstall(
   root: string,
   env: NodeJS.ProcessEnv,
 ): { binary: string } | { missing: string };
+export function downloadElectron(
+  root: string,
+  env: NodeJS.ProcessEnv,
+): { downloaded: true } | { failed: string } | null;
 export function probeElectron(binary: string): ElectronVersions;
 export function nativeTarget(v: ElectronVersions): {
   folder: string;

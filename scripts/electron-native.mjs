@@ -15,6 +15,11 @@
  * one line. As `postinstall` it never fails the install: `npm start` explains a missing build
  * and serves headless. Plain JavaScript, so it runs before anything is built.
  *
+ * The Electron binary itself: electron's own postinstall (a download from GitHub, which fails
+ * the whole `npm install` where GitHub is out of reach) is denied in package.json's
+ * `allowScripts`; this step runs that same `install.js` instead, leniently — a failed
+ * download is one line, not a failed install. `ELECTRON_SKIP_BINARY_DOWNLOAD=1` skips it.
+ *
  *   node scripts/electron-native.mjs [--root DIR] [--dry-run] [--force] [--postinstall]
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +41,8 @@ const PREFIX = 'electron-native:';
 /** How long one probe or fetch may take before it counts as failed. */
 const PROBE_TIMEOUT_MS = 20_000;
 const FETCH_TIMEOUT_MS = 180_000;
+/** The Electron download is ~100 MB. */
+const DOWNLOAD_TIMEOUT_MS = 600_000;
 
 /**
  * The Electron binary to build for: `$MCPULSE_ELECTRON` (a system Electron), else the one the
@@ -55,6 +62,37 @@ export function findElectronForInstall(root, env) {
   if (!existsSync(pathFile)) return { missing: 'the Electron binary was never downloaded' };
   const binary = join(pkgDir, 'dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(binary) ? { binary } : { missing: `no Electron binary at ${binary}` };
+}
+
+/**
+ * Downloads the Electron binary by running the electron package's own `install.js` (the
+ * postinstall package.json denies it, so that a failed download cannot fail `npm install`).
+ * Nothing to do with `$MCPULSE_ELECTRON`, without the package (or its install.js), or when the
+ * binary is already there.
+ * @param {string} root
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {{ downloaded: true } | { failed: string } | null}
+ */
+export function downloadElectron(root, env) {
+  if (env.MCPULSE_ELECTRON) return null;
+  const pkgDir = join(root, 'node_modules', 'electron');
+  const install = join(pkgDir, 'install.js');
+  if (!existsSync(install)) return null;
+  if ('binary' in findElectronForInstall(root, env)) return null;
+  try {
+    execFileSync(process.execPath, [install], {
+      cwd: pkgDir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: DOWNLOAD_TIMEOUT_MS,
+    });
+  } catch (error) {
+    const e = /** @type {{ stderr?: Buffer, message?: string }} */ (error);
+    // install.js prints the error's stack: its first line says what went wrong.
+    const first = (e.stderr?.toString() ?? '').split('\n').find((l) => l.trim() !== '');
+    return { failed: first?.trim() || e.message || String(error) };
+  }
+  return 'binary' in findElectronForInstall(root, env) ? { downloaded: true } : null;
 }
 
 /** @typedef {{ electron: string, modules: string, platform: string, arch: string }} ElectronVersions */
@@ -181,10 +219,16 @@ export function run(argv, env, say) {
     rootAt >= 0 ? (argv[rootAt + 1] ?? '.') : join(dirname(fileURLToPath(import.meta.url)), '..'),
   );
   const lenient = flag('--postinstall');
+  const download = flag('--dry-run') ? null : downloadElectron(root, env);
+  if (download && 'downloaded' in download) say(`${PREFIX} downloaded the Electron binary`);
   const found = findElectronForInstall(root, env);
   if ('missing' in found) {
+    const why =
+      download && 'failed' in download
+        ? `the Electron binary could not be downloaded (${download.failed})`
+        : found.missing;
     say(
-      `${PREFIX} skipped — ${found.missing}; the CLI is unaffected, and npm start serves the dashboard headless`,
+      `${PREFIX} skipped — ${why}; the CLI is unaffected, and npm start serves the dashboard headless`,
     );
     return 0;
   }

@@ -108,6 +108,50 @@ describe('install step: as a process', () => {
     });
   });
 
+  it("runs electron's own download (denied as its postinstall); a failed one is one line, exit 0", () => {
+    const root = join(dir, 'download-fails');
+    mkdirSync(join(root, 'node_modules', 'electron'), { recursive: true });
+    writeFileSync(
+      join(root, 'node_modules', 'electron', 'install.js'),
+      "console.error('RequestError: getaddrinfo ENOTFOUND github.com\\n    at somewhere'); process.exit(1);",
+    );
+    expect(runScript(['--root', root, '--postinstall'])).toEqual({
+      code: 0,
+      lines: [
+        'electron-native: skipped — the Electron binary could not be downloaded (RequestError: ' +
+          'getaddrinfo ENOTFOUND github.com); the CLI is unaffected, and npm start serves the ' +
+          'dashboard headless',
+      ],
+      stderr: '',
+    });
+  });
+
+  it('a download that succeeds puts the binary where the next step finds it', () => {
+    const root = join(dir, 'download-works');
+    const pkg = join(root, 'node_modules', 'electron');
+    mkdirSync(pkg, { recursive: true });
+    const binary = fakeElectron(JSON.stringify(versions));
+    writeFileSync(
+      join(pkg, 'install.js'),
+      `const fs = require('node:fs');
+fs.mkdirSync('dist');
+fs.copyFileSync(${JSON.stringify(binary)}, 'dist/electron');
+fs.chmodSync('dist/electron', 0o755);
+fs.writeFileSync('path.txt', 'electron');`,
+    );
+    const r = runScript(['--root', root, '--dry-run']);
+    expect(r.lines).toEqual([
+      'electron-native: skipped — the Electron binary was never downloaded; the CLI is ' +
+        'unaffected, and npm start serves the dashboard headless',
+    ]);
+    // Not a dry run: the download runs, then the binary answers the probe. (The build step
+    // after it fails here: there is no better-sqlite3 in this fake root.)
+    const real = runScript(['--root', root, '--postinstall']);
+    expect(real.code).toBe(0);
+    expect(real.lines[0]).toBe('electron-native: downloaded the Electron binary');
+    expect(real.lines[1]).toMatch(/^electron-native: could not get SQLite for Electron 45\.5\.0 /);
+  });
+
   it('with a (fake) Electron: picks its target and says what it would do', () => {
     const root = join(dir, 'dry-run');
     const r = runScript(['--root', root, '--dry-run'], {
