@@ -7,6 +7,7 @@ export const CORE_BUILD_INFO: string;
 export function appInputFiles(root: string): string[];
 export function appInputsHash(root: string): string;
 export function appIsCurrent(root: string, hash?: string): boolean;
+export function markBinsExecutable(root: string): void;
 export function writeAppStamp(root: string, hash?: string): void;
 export function buildChanged(options: {
   root: string;

@@ -11,12 +11,20 @@
  *   inside the output, so deleting out/ forces a build).
  *
  * `npm run build` stays the full build that CI and `npm test` use; its app step ends with
- * `node scripts/build-changed.mjs --stamp`, so a start after it skips electron-vite too.
+ * `node scripts/build-changed.mjs --stamp`, so a start after it skips electron-vite too (and
+ * the bin is left executable, as after every build here).
  * Plain JavaScript: it runs before anything is compiled. Types: build-changed.d.mts.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +115,17 @@ export function writeAppStamp(root, hash = appInputsHash(root)) {
   writeFileSync(join(root, APP_STAMP), `${hash}\n`);
 }
 
+/**
+ * Makes the package's `bin` files executable, as an install would. tsc writes them 0644, and
+ * `npx mcpulse-devtools …` in the checkout runs the bin through a link npx made once: after a
+ * fresh build it failed with "Permission denied" (issue 43).
+ */
+export function markBinsExecutable(root) {
+  const { bin = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const files = typeof bin === 'string' ? [bin] : Object.values(bin);
+  for (const file of files) if (existsSync(join(root, file))) chmodSync(join(root, file), 0o755);
+}
+
 /** Runs a Node script in `root`, its output shown as it comes; resolves to its exit code. */
 function runNode(root, script, args) {
   const result = spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit' });
@@ -143,6 +162,7 @@ export function buildChanged({ root, say = (line) => process.stderr.write(`${lin
     );
   const core = tscBuild();
   if (core !== 0) return core;
+  markBinsExecutable(root);
   // Hashed before the build: an edit made while it runs must not be stamped as built.
   const hash = appInputsHash(root);
   if (appIsCurrent(root, hash)) {
@@ -170,6 +190,8 @@ const isEntry = (() => {
 })();
 
 if (isEntry) {
-  if (process.argv.includes('--stamp')) writeAppStamp(ROOT);
-  else process.exitCode = buildChanged({ root: ROOT });
+  if (process.argv.includes('--stamp')) {
+    writeAppStamp(ROOT);
+    markBinsExecutable(ROOT);
+  } else process.exitCode = buildChanged({ root: ROOT });
 }
