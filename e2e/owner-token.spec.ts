@@ -61,8 +61,8 @@ test('without the token the page says how to get in, and opening the link lets i
     await page.goto(`${devtools.url}/sessions`);
     const locked = page.getByTestId('locked-screen');
     await expect(locked).toBeVisible();
-    await expect(locked).toContainText('Open the link mcpulse-devtools serve printed');
-    await expect(locked).toContainText('mcpulse-devtools token');
+    await expect(locked).toContainText('Open the link the dashboard printed when it started');
+    await expect(locked).toContainText('npx mcpulse-devtools token');
     await expect(page).toHaveTitle(/Locked/);
     // Nothing of the data leaked onto the page.
     await expect(page.locator('body')).not.toContainText('s_e4cc6a39269d');

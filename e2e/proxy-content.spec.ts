@@ -20,7 +20,7 @@ import {
   seedProxiedSession,
 } from './content-seed.js';
 import { appendToLongSession, LONG_SESSION, seedLongSession } from './content-seed-long.js';
-import { expect, test } from './server.js';
+import { CLI_WORDS, expect, test } from './server.js';
 import { guardConsole, projectOf } from './ui-helpers.js';
 
 const project = projectOf(CONTENT_KEY);
@@ -126,7 +126,7 @@ test('a proxied session: filter the message log, open a pair, read a retry chain
   // An SDK session's call: one line saying how to see content.
   await page.goto(`${devtools.url}/session?id=${SDK_SESSION}&project=${project}`);
   await page.getByTestId('session-calls').locator('tbody tr').first().click();
-  await expect(page.getByTestId('call-no-content')).toContainText('mcpulse-devtools proxy');
+  await expect(page.getByTestId('call-no-content')).toContainText(`${CLI_WORDS.join(' ')} proxy`);
   await expect(page.getByTestId('message-log')).toHaveCount(0);
   console.check();
 });

@@ -5,7 +5,7 @@
  * client config for the command the user types.
  */
 import { dirname } from 'node:path';
-import { expect, test } from './server.js';
+import { CLI_WORDS, expect, test } from './server.js';
 import { spawnBuiltProxy } from './proxy-child.js';
 import { call, guardConsole, ingestAll, projectOf, shootBoth, startup } from './ui-helpers.js';
 
@@ -95,9 +95,20 @@ test('Setup builds client config that wraps the typed server command with the pr
   const desktop = JSON.parse(await snippet.innerText()) as {
     mcpServers: Record<string, { command: string; args: string[] }>;
   };
+  // The built CLI by full paths: the client starts it from its own folder (issue 43).
   expect(desktop.mcpServers['mcp-server']).toEqual({
-    command: 'mcpulse-devtools',
-    args: ['proxy', '--url', devtools.url, '--', 'npx', '-y', '@acme/mcp-server', '--verbose'],
+    command: CLI_WORDS[0],
+    args: [
+      CLI_WORDS[1],
+      'proxy',
+      '--url',
+      devtools.url,
+      '--',
+      'npx',
+      '-y',
+      '@acme/mcp-server',
+      '--verbose',
+    ],
   });
   await page.getByRole('tab', { name: 'VS Code' }).click();
   expect(JSON.parse(await snippet.innerText())).toMatchObject({
@@ -105,7 +116,7 @@ test('Setup builds client config that wraps the typed server command with the pr
   });
   await page.getByRole('tab', { name: 'Claude Code' }).click();
   await expect(snippet).toHaveText(
-    `claude mcp add mcp-server -- mcpulse-devtools proxy --url ${devtools.url} -- npx -y @acme/mcp-server --verbose`,
+    `claude mcp add mcp-server -- ${CLI_WORDS.join(' ')} proxy --url ${devtools.url} -- npx -y @acme/mcp-server --verbose`,
   );
   console.check();
 });

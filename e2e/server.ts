@@ -8,6 +8,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * The built CLI by its full path: the dashboard names it so in what it suggests (`status.cli`),
+ * run by this same Node (issue 43).
+ */
+export const CLI_WORDS = [
+  process.execPath,
+  join(import.meta.dirname, '..', 'dist', 'cli', 'main.js'),
+];
+
 export interface DevtoolsServer {
   /** The dashboard's origin, `http://localhost:PORT`. */
   url: string;

@@ -1,7 +1,8 @@
 /**
- * Writes the "Point your SDK here" part of README.md and docs/setup.md from the one source of
- * truth, renderer/src/pages/setup/sdk-snippets.ts: `npx tsx scripts/write-setup-docs.ts`.
- * test/docs/setup-docs.test.ts fails when either file and the snippets disagree.
+ * Writes the generated part of docs/setup.md (the nine SDKs: table, snippets, notes) from the one
+ * source of truth, renderer/src/pages/setup/sdk-snippets.ts: `npx tsx scripts/write-setup-docs.ts`.
+ * test/docs/setup-docs.test.ts fails when the file and the snippets disagree. The README keeps a
+ * short version that links there (issue 43: it led with the table before showing the product).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ export function withSetup(text: string, generated: string): string {
   return text.slice(0, start + SETUP_MARKERS.start.length) + '\n' + generated + text.slice(end);
 }
 
-for (const file of ['README.md', join('docs', 'setup.md')]) {
+for (const file of [join('docs', 'setup.md')]) {
   const path = join(root, file);
   writeFileSync(path, withSetup(readFileSync(path, 'utf8'), setupMarkdown()));
   console.log(`wrote ${file}`);

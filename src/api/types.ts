@@ -34,6 +34,12 @@ export interface ServerInfo {
   dbPath: string;
   startedMs: number;
   version: string;
+  /**
+   * The words that run this install's CLI from any folder (`node /abs/dist/cli/main.js`), or
+   * null where there is none (a packaged app): the dashboard puts them in front of every
+   * command it suggests, so each one runs where it is shown.
+   */
+  cli: string[] | null;
 }
 
 /**

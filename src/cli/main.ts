@@ -5,6 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { progFor, prog, setProg } from './invocation.js';
 import { exitQuietlyOnClosedPipe, processIO, UsageError, type CliIO, type Command } from './io.js';
 
 type Loader = () => Promise<{ command: Command }>;
@@ -27,12 +28,12 @@ export const COMMANDS: Record<string, Loader> = {
 };
 
 async function help(io: CliIO): Promise<void> {
-  const lines = ['usage: mcpulse-devtools <command> [options]', '', 'commands:'];
+  const lines = [`usage: ${prog()} <command> [options]`, '', 'commands:'];
   for (const [name, load] of Object.entries(COMMANDS)) {
     const { command } = await load();
     lines.push(`  ${name.padEnd(13)} ${command.summary}`);
   }
-  lines.push('', "run 'mcpulse-devtools <command> --help' for a command's options");
+  lines.push('', `run '${prog()} <command> --help' for a command's options`);
   io.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -70,6 +71,8 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
+  // Help and hints name the CLI as it was run here, so what they suggest runs as typed.
+  setProg(progFor(process.argv[1]!, process.cwd()));
   // One place for every command: a reader that closed the pipe early (`| head -1`).
   exitQuietlyOnClosedPipe(process.stdout);
   exitQuietlyOnClosedPipe(process.stderr);

@@ -4,7 +4,7 @@
  * routes — every route but ingest, when the listener is open to the network — need the token.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TOKEN_HELP } from '../shared/owner-token.js';
+import { TOKEN_COMMAND, TOKEN_HELP } from '../shared/owner-token.js';
 import {
   carriesToken,
   isIngestRoute,
@@ -44,7 +44,7 @@ h1{font-size:1.25rem;margin:0 0 .75rem}p{color:var(--muted);margin:.5rem 0}code{
 </style>
 <main><h1>This dashboard is locked</h1>
 <p>It is open to the network, so every page needs the owner's link.</p>
-<p>Open the link <code>mcpulse-devtools serve</code> printed, or run <code>mcpulse-devtools token</code> on the machine it runs on to print it.</p>
+<p>Open the link the dashboard printed when it started, or run <code>${TOKEN_COMMAND}</code> in its checkout, on the machine it runs on, to print it.</p>
 </main></html>`;
 
 /** The page a browser gets without the token from a listener open to the network. */

@@ -22,6 +22,7 @@ import { createRequestHandler } from './request-handler.js';
 import { startRetention } from './retention.js';
 import { defaultRendererDir } from './static.js';
 import { VERSION } from './version.js';
+import { cliWords } from './cli-words.js';
 
 export { PortInUseError } from './listen.js';
 export { ReadPool, type ReadPoolOptions, type ReadPoolStats } from './read-pool/pool.js';
@@ -104,6 +105,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dbPath: store.path,
     startedMs: Date.now(),
     version: VERSION,
+    cli: cliWords(),
   };
 
   const app = { bus, spool: ingest.state, settle: ingest.settle, info };

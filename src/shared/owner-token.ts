@@ -19,9 +19,15 @@ export const TOKEN_QUERY = 'token';
  */
 export const tokenCookieName = (port: number): string => `mcpulse_devtools_token_${port}`;
 
-/** What to do without the token, in the words every refusal and the locked screen use. */
-export const TOKEN_HELP =
-  'Open the link `mcpulse-devtools serve` printed, or run `mcpulse-devtools token` to print it';
+/**
+ * What to do without the token, in the words every refusal and the locked screen use. The
+ * command is the one that runs in a clone (the package's bin through npx, in the checkout): a
+ * clone puts no `mcpulse-devtools` on PATH, and a non-owner is told no install path.
+ */
+export const TOKEN_COMMAND = 'npx mcpulse-devtools token';
+
+/** {@link TOKEN_COMMAND} and the printed link, as one sentence. */
+export const TOKEN_HELP = `Open the link the dashboard printed when it started, or run \`${TOKEN_COMMAND}\` in its checkout to print it`;
 
 /** The link that opens the dashboard at `url` (no trailing slash) with `token`. */
 export const dashboardLink = (url: string, token: string): string =>

@@ -31,7 +31,8 @@ describe('the token file', () => {
     try {
       const out = await waitForOutput(child, (o) => /dashboard\s+http:\/\/\S+/.test(o));
       link = new URL(/dashboard\s+(http:\/\/\S+)/.exec(out)![1]!);
-      expect(out).toContain('`mcpulse-devtools token` prints it again');
+      // Named as this test ran it (from source), so the hint runs as typed (issue 43).
+      expect(out).toContain('`node --import tsx src/cli/main.ts token` prints it again');
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -139,7 +139,7 @@ describe('report on a file whose dashboard stopped with flushes still spooled', 
       const run = await runCli(['report', '--json', '--db', path]);
       expect(run.code).toBe(0);
       expect(run.stderr).toBe(
-        'note: 2 acknowledged items (1 flush) are still in the ingest spool and not in this output — start the dashboard once (mcpulse-devtools serve) to store them\n',
+        'note: 2 acknowledged items (1 flush) are still in the ingest spool and not in this output — start the dashboard once (node --import tsx src/cli/main.ts serve) to store them\n',
       );
       expect((JSON.parse(run.stdout) as { summary: { calls: number } }).summary.calls).toBe(0);
     } finally {

@@ -1,7 +1,7 @@
 /**
- * README.md ("Point your SDK here"), docs/setup.md and the Setup page say the same thing: the
- * generated part of both files is exactly what renderer/src/pages/setup/sdk-snippets.ts renders
- * (`npx tsx scripts/write-setup-docs.ts` rewrites it). Also holds the snippets to the facts
+ * docs/setup.md and the Setup page say the same thing: the generated part of the file is exactly
+ * what renderer/src/pages/setup/sdk-snippets.ts renders (`npx tsx scripts/write-setup-docs.ts`
+ * rewrites it). The README leads with the product and links there (issue 43). Also holds the snippets to the facts
  * issue 11 found: no SDK reads MCPULSE_ENDPOINT, and each snippet names its real option.
  */
 import { readFileSync } from 'node:fs';
@@ -20,15 +20,25 @@ const generatedPart = (file: string): string => {
   return text.slice(start + SETUP_MARKERS.start.length + 1, end);
 };
 
-describe('README.md and docs/setup.md agree with the Setup page', () => {
-  it.each(['README.md', 'docs/setup.md'])('%s carries the snippets byte for byte', (file) => {
-    expect(generatedPart(file)).toBe(setupMarkdown());
+describe('docs/setup.md agrees with the Setup page', () => {
+  it('carries the snippets byte for byte', () => {
+    expect(generatedPart('docs/setup.md')).toBe(setupMarkdown());
   });
 
-  it('README no longer tells anyone to export MCPULSE_ENDPOINT for the SDK to read', () => {
+  it('README links there instead of carrying the nine-SDK table, and keeps the one rule', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).not.toContain(SETUP_MARKERS.start);
+    expect(readme).not.toMatch(/^\| SDK \|/m);
+    expect(readme).toContain('](docs/setup.md)');
     expect(readme).not.toMatch(/export MCPULSE_ENDPOINT/);
-    expect(readme).toMatch(/No MCPulse SDK reads `MCPULSE_ENDPOINT`/);
+    expect(readme).toMatch(/No MCPulse\s+SDK reads `MCPULSE_ENDPOINT`/);
+  });
+
+  it('README names what a from-source build of better-sqlite3 needs, and how long install takes', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('g++, make and python3');
+    expect(readme).toMatch(/`npm install` takes about 2\.5 minutes/);
+    expect(readme).toMatch(/compiles from source — several minutes more/);
   });
 });
 

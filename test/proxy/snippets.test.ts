@@ -28,7 +28,7 @@ describe('proxy snippets', () => {
   });
 
   it('gives JSON the clients read, whose args the proxy parses back to the same command', () => {
-    const snippets = proxySnippets('python3 /srv/my server.py --port 3', URL);
+    const snippets = proxySnippets('python3 /srv/my server.py --port 3', URL, ['mcpulse-devtools']);
     const byId = Object.fromEntries(snippets.map((s) => [s.id, s]));
     for (const id of ['claude-desktop', 'cursor']) {
       const config = JSON.parse(byId[id]!.text) as {
@@ -55,11 +55,29 @@ describe('proxy snippets', () => {
   });
 
   it('quotes shell words that need it', () => {
-    const code = proxySnippets(`node "/path with space/s.js"`, URL).find(
+    const code = proxySnippets(`node "/path with space/s.js"`, URL, ['mcpulse-devtools']).find(
       (s) => s.id === 'claude-code',
     )!;
     expect(code.text).toBe(
       `claude mcp add s -- mcpulse-devtools proxy --url ${URL} -- node '/path with space/s.js'`,
+    );
+  });
+
+  it("name a clone's CLI by full paths, which the clients run from their own folder", () => {
+    const cli = ['/usr/bin/node', '/home/me/my checkout/dist/cli/main.js'];
+    const snippets = proxySnippets('node s.js', URL, cli);
+    const desktop = JSON.parse(snippets.find((s) => s.id === 'claude-desktop')!.text) as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
+    expect(desktop.mcpServers.s).toEqual({
+      command: '/usr/bin/node',
+      args: [cli[1], 'proxy', '--url', URL, '--', 'node', 's.js'],
+    });
+    expect(snippets.find((s) => s.id === 'claude-code')!.text).toBe(
+      `claude mcp add s -- /usr/bin/node '/home/me/my checkout/dist/cli/main.js' proxy --url ${URL} -- node s.js`,
+    );
+    expect(snippets.find((s) => s.id === 'http')!.text).toMatch(
+      /^\/usr\/bin\/node '\/home\/me\/my checkout\/dist\/cli\/main\.js' proxy --http /,
     );
   });
 });

@@ -46,7 +46,7 @@ export async function getJson(path: string, signal?: AbortSignal): Promise<unkno
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiFailure(
-      'Cannot reach the MCPulse Devtools server. Is `mcpulse-devtools serve` (or the app) still running?',
+      'Cannot reach the MCPulse Devtools server. Is it (`npm start` in its checkout, or the app) still running?',
       0,
       path,
     );

@@ -48,7 +48,7 @@ export const EXPORT_FORMATS: { format: ExportFormat; label: string; hint: string
   {
     format: 'jsonl',
     label: 'Raw payloads (JSONL, replayable)',
-    hint: 'Every accepted payload as sent: replay with mcpulse-devtools import',
+    hint: 'Every accepted payload as sent: replay it with the CLI’s import command',
   },
   { format: 'csv', label: 'Summary (CSV)', hint: 'One row per tool, for a spreadsheet' },
   {

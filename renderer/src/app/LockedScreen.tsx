@@ -3,6 +3,7 @@
  * panels — one place that says what happened and the two ways in, in the app's own look.
  */
 import { useEffect } from 'react';
+import { TOKEN_COMMAND } from '../../../src/shared/owner-token';
 import { CopyButton } from '../components/CopyButton';
 import { APP_TITLE } from './title';
 import './locked.css';
@@ -12,7 +13,7 @@ const DEFAULT_PORT = '7857';
 
 export function LockedScreen() {
   const port = window.location.port || '80';
-  const command = `mcpulse-devtools token${port === DEFAULT_PORT ? '' : ` --port ${port}`}`;
+  const command = `${TOKEN_COMMAND}${port === DEFAULT_PORT ? '' : ` --port ${port}`}`;
   useEffect(() => {
     document.title = `Locked · ${APP_TITLE}`;
   }, []);
@@ -34,8 +35,8 @@ export function LockedScreen() {
         <h1 className="locked-title">This dashboard needs its link</h1>
         <p className="locked-lead">
           It shows what your tools were given and what they answered, so it opens only for its
-          owner. Open the link <code>mcpulse-devtools serve</code> printed, or run{' '}
-          <code>mcpulse-devtools token</code> to print it.
+          owner. Open the link the dashboard printed when it started, or run{' '}
+          <code>{TOKEN_COMMAND}</code> in its checkout to print it.
         </p>
         <ol className="locked-steps">
           <li>
@@ -47,7 +48,9 @@ export function LockedScreen() {
           </li>
           <li>
             <span className="locked-step-title">Or print it again</span>
-            <span className="locked-step-body">On this machine, as the same user:</span>
+            <span className="locked-step-body">
+              On this machine, as the same user, in the MCPulse Devtools checkout:
+            </span>
             <span className="state-env locked-command">
               <code>{command}</code>
               <CopyButton text={command} />

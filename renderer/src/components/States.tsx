@@ -5,6 +5,7 @@ import { useFilters } from '../app/filters';
 import { hrefOf, Link, useLocation, withParams } from '../app/router';
 import type { Resource } from '../hooks/useResource';
 import { useAppData } from '../app/status';
+import { useCli } from '../app/cli';
 import { CopyButton } from './CopyButton';
 import './states.css';
 
@@ -34,6 +35,7 @@ export function EmptyState({
 /** Shown on every page until the first payload arrives. */
 export function NoDataYet() {
   const { status } = useAppData();
+  const cli = useCli();
   const endpoint = status?.endpoint ?? null;
   return (
     <EmptyState title="Waiting for the first payload" setup>
@@ -49,8 +51,8 @@ export function NoDataYet() {
         </div>
       )}
       <p data-testid="try-demo">
-        No server at hand? <code>mcpulse-devtools demo</code> runs a real instrumented MCP server
-        with scripted clients against this endpoint, so every page has something to show.
+        No server at hand? <code>{cli('demo')}</code> runs a real instrumented MCP server with
+        scripted clients against this endpoint, so every page has something to show.
       </p>
     </EmptyState>
   );

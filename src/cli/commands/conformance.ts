@@ -9,8 +9,9 @@ import { parseArgs } from 'node:util';
 import { TRAPS, type TrapId } from '../../canonical/node.js';
 import { UsageError, type Command } from '../io.js';
 import { checkFixtures, checkPair, isFixtureFile, type CaseResult } from './conformance-check.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools conformance FILE [--json]
+const USAGE = `usage: ${prog()} conformance FILE [--json]
 
 FILE is either
   - a fixture file in the shared format ({"fixtures":[{"name","input","canonical","args_hash"}]}):

@@ -12,12 +12,14 @@ import { findOrStartDashboard } from './find-dashboard.js';
 import { untilSignal } from './serve.js';
 import { clientToken } from '../../host/token.js';
 import { dashboardLink } from '../../shared/owner-token.js';
+import { prog } from '../invocation.js';
+import { shellWord } from '../../server/cli-words.js';
 
 /** The link to open: with the token when this command knows it. */
 const link = (endpoint: string, token: string | undefined): string =>
   token === undefined ? endpoint : dashboardLink(endpoint, token);
 
-const USAGE = `usage: mcpulse-devtools demo [--url URL] [--db PATH] [--key KEY] [--token VALUE] [--once] [--fast]
+const USAGE = `usage: ${prog()} demo [--url URL] [--db PATH] [--key KEY] [--token VALUE] [--once] [--fast]
 
 Runs a real MCP server (acme-tracker, built on @modelcontextprotocol/sdk) instrumented by an
 MCPulse producer, drives it with scripted MCP clients — reworded retries, paging, errors,
@@ -103,7 +105,7 @@ export const command: Command = {
     if (values.once) {
       await served.stop();
       io.stdout.write(
-        `demo: stopped the dashboard it started; to explore the data: mcpulse-devtools serve --db ${served.server.info.dbPath}\n`,
+        `demo: stopped the dashboard it started; to explore the data: ${prog()} serve --db ${shellWord(served.server.info.dbPath)}\n`,
       );
       return failed ? 1 : 0;
     }

@@ -11,6 +11,7 @@ import type { CallFilter } from '../../shared/rows.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
 import { UsageError } from '../io.js';
 import { openDbForCli } from '../../host/open-db.js';
+import { prog } from '../invocation.js';
 
 /** parseArgs options for the filters. */
 export const FILTER_OPTIONS = {
@@ -71,7 +72,7 @@ export function openExisting(path: string, warn: (line: string) => void): ReadSt
   const { requests, payloads } = store.spool.backlog();
   if (requests > 0) {
     warn(
-      `note: ${payloads.toLocaleString('en-US')} acknowledged items (${requests.toLocaleString('en-US')} ${requests === 1 ? 'flush' : 'flushes'}) are still in the ingest spool and not in this output — start the dashboard once (mcpulse-devtools serve) to store them\n`,
+      `note: ${payloads.toLocaleString('en-US')} acknowledged items (${requests.toLocaleString('en-US')} ${requests === 1 ? 'flush' : 'flushes'}) are still in the ingest spool and not in this output — start the dashboard once (${prog()} serve) to store them\n`,
     );
   }
   return store;

@@ -7,12 +7,13 @@ import { UsageError, type Command } from '../io.js';
 import { DatabaseOpenError } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromFlags, openExisting } from './export-filters.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools export [--format jsonl|csv|md] [--content] [filters] [--out FILE] [--db PATH]
+const USAGE = `usage: ${prog()} export [--format jsonl|csv|md] [--content] [filters] [--out FILE] [--db PATH]
 
 Writes what the database holds, straight from the file (no server needed):
   jsonl  the raw accepted payloads — startups and calls — one per line, exactly in the wire
-         format (unknown fields included), so 'mcpulse-devtools import' or any MCPulse
+         format (unknown fields included), so '${prog()} import' or any MCPulse
          endpoint can replay them (default)
   csv    the per-tool summary, one row per tool
   md     the summary as a markdown report

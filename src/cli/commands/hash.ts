@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util';
 import { analyze, JsonSyntaxError, nodeSha256Hex } from '../../canonical/node.js';
 import { readAll, UsageError, type CliIO, type Command } from '../io.js';
 import { formatReport, toReport } from './hash-report.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools hash [JSON] [--json | --jsonl]
+const USAGE = `usage: ${prog()} hash [JSON] [--json | --jsonl]
 
 Prints the canonical form of JSON arguments (RFC 8785 as the TypeScript SDK writes it), their
 args_hash, diagnostics for anything SDKs disagree on, what each MCPulse SDK sends (as its

@@ -15,10 +15,11 @@ import {
   type Reject,
 } from './import-replay.js';
 import { directContentSender, httpContentSender, type ContentSender } from './import-content.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools import FILE.jsonl [--key KEY] [--content] [--db PATH | --url URL [--token VALUE]]
+const USAGE = `usage: ${prog()} import FILE.jsonl [--key KEY] [--content] [--db PATH | --url URL [--token VALUE]]
 
-Replays a capture — one payload per line, as 'mcpulse-devtools export' writes — through the
+Replays a capture — one payload per line, as '${prog()} export' writes — through the
 same validation as the ingest endpoint, in requests of at most 500 payloads. Every refused
 line is reported with its number and production's reason; the rest is stored. A line holding
 a whole request body ({"batch":[…]}) is replayed item by item. FILE '-' reads standard input.

@@ -7,8 +7,20 @@ import { parseFlags } from '../flags.js';
 import type { Command } from '../io.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { openExisting } from './export-filters.js';
+import { BIN_NAME, prog } from '../invocation.js';
+import { cliWords, shellWord } from '../../server/cli-words.js';
 
-const USAGE = `usage: mcpulse-devtools mcp [--db PATH]
+/** The two usual ways to register this server, naming this install's CLI by full paths. */
+function registerExamples(): string {
+  const words = cliWords() ?? [BIN_NAME];
+  const server = { command: words[0], args: [...words.slice(1), 'mcp'] };
+  return [
+    `  claude mcp add mcpulse -- ${[...words, 'mcp'].map(shellWord).join(' ')}`,
+    `  ${JSON.stringify({ mcpServers: { mcpulse: server } })}`,
+  ].join('\n');
+}
+
+const USAGE = `usage: ${prog()} mcp [--db PATH]
 
 An MCP server over stdio that answers questions about the recorded telemetry, for the coding
 assistant helping you build your MCP server. Tools: list_sessions, session_calls (default:
@@ -17,9 +29,9 @@ works while the dashboard is running.
 
   --db PATH   database (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
 
-Register it with your assistant, for example:
-  claude mcp add mcpulse -- npx mcpulse-devtools mcp
-  { "mcpServers": { "mcpulse": { "command": "npx", "args": ["mcpulse-devtools", "mcp"] } } }
+Register it with your assistant, for example (by full paths: the assistant starts it from
+its own folder, where a clone's CLI is not on PATH):
+${registerExamples()}
 `;
 
 export const command: Command = {

@@ -17,9 +17,10 @@ import { clientToken, TokenFileError } from '../../host/token.js';
 import type { CliIO, Command } from '../io.js';
 import { parseProxyArgs, type ProxyRun } from './proxy-args.js';
 import type { Served } from './serve.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools proxy [--url URL] [--key KEY] [--client NAME] [--db PATH] [--token VALUE] -- COMMAND [ARGS…]
-       mcpulse-devtools proxy --http --target URL --listen PORT [--url URL] [--key KEY] [--client NAME]
+const USAGE = `usage: ${prog()} proxy [--url URL] [--key KEY] [--client NAME] [--db PATH] [--token VALUE] -- COMMAND [ARGS…]
+       ${prog()} proxy --http --target URL --listen PORT [--url URL] [--key KEY] [--client NAME]
 
 Sits between an MCP client and an MCP server, relays every byte unchanged, and sends the
 telemetry an MCPulse SDK would (startups, calls, outcomes) to the dashboard at --url — no SDK

@@ -9,6 +9,7 @@ import { textParts } from '../../metrics/call-content.js';
 import type { ApiName, ApiParams } from '../../shared/api-routes.js';
 import type { Outcome } from '../../shared/outcomes.js';
 import { PROXY_SDK_NAME } from '../../proxy/index.js';
+import { prog } from '../invocation.js';
 
 /** Asks one API operation (callApi over a store, or getRemote over HTTP). */
 export type Ask = <K extends ApiName>(name: K, params: ApiParams) => Promise<Api[K]>;
@@ -143,7 +144,7 @@ export async function loadRecordedSession(
           `so there is nothing to re-send. Proxy the server again without --no-content ` +
           `and replay that session.`
         : `an SDK sends only a hash of the arguments, so there is nothing to re-send. Record ` +
-          `the session through the proxy (mcpulse-devtools proxy -- COMMAND…) and replay that one.`;
+          `the session through the proxy (${prog()} proxy -- COMMAND…) and replay that one.`;
     throw new ReplayError(`session '${session}' has no captured content: ${why}`);
   }
   return {

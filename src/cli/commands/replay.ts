@@ -17,8 +17,9 @@ import { openExisting } from './export-filters.js';
 import { replaySession, ServerStartError } from './replay-run.js';
 import { loadRecordedSession, ReplayError, type Ask } from './replay-source.js';
 import { compareReplay, formatReplayTable } from './replay-table.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools replay SESSION [--db PATH | --url URL [--token VALUE]] [--project P] [--timeout MS] [--json] -- COMMAND [ARGS…]
+const USAGE = `usage: ${prog()} replay SESSION [--db PATH | --url URL [--token VALUE]] [--project P] [--timeout MS] [--json] -- COMMAND [ARGS…]
 
 Re-sends a proxied session's tool calls to a server and says what changed. COMMAND is started
 over stdio and initialized as the recorded client did (its clientInfo, capabilities and

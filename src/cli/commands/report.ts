@@ -5,8 +5,9 @@ import { DatabaseOpenError } from '../../host/open-db.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { FILTER_OPTIONS, FILTER_USAGE, filterFromFlags, openExisting } from './export-filters.js';
 import { checkGates, GATE_OPTIONS, parseGates } from './report-gates.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools report [--md | --json] [filters] [gates] [--db PATH]
+const USAGE = `usage: ${prog()} report [--md | --json] [filters] [gates] [--db PATH]
 
 The summary — calls, first-call success, retries, outcomes, latency, tools, insights — read
 straight from the database (no server needed), computed by the same code as the dashboard's

@@ -12,8 +12,9 @@ import { UsageError, type CliIO, type Command } from '../io.js';
 import { DatabaseOpenError, openDbForCli } from '../../host/open-db.js';
 import { defaultDbPath, defaultPort } from '../../host/paths.js';
 import { serverToken, TokenFileError } from '../../host/token.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--token VALUE] [--no-rate-limit] [--max-spool N]
+const USAGE = `usage: ${prog()} serve [--port N] [--db PATH] [--host ADDR]… [--allow-host NAME]… [--token VALUE] [--no-rate-limit] [--max-spool N]
 
   --port N          port to listen on (default 7857, or $MCPULSE_DEVTOOLS_PORT; 0 picks one)
   --db PATH         database file (default ~/.mcpulse-devtools/devtools.db, or $MCPULSE_DEVTOOLS_DB)
@@ -121,7 +122,7 @@ export function describeServer({ server, hosts, token }: Served, io: CliIO): voi
           : ' — this machine only; dashboard and API need the token'),
       // The link carries the token: opening it once lets this browser in (a cookie keeps it).
       `  dashboard  ${dashboardLink(server.url, token)}`,
-      `             (open this link; \`mcpulse-devtools token\` prints it again)`,
+      `             (open this link; \`${prog()} token\` prints it again)`,
       // The value to paste comes first and alone: pasting the route made SDKs post to
       // /v1/ingest/v1/ingest (they add the route themselves).
       `  endpoint   ${server.url}   ← paste this into your SDK's endpoint option (any non-empty key)`,

@@ -7,8 +7,9 @@ import {
 import { launchElectron, windowWaitMs } from '../electron-spawn.js';
 import { UsageError, type CliIO, type Command } from '../io.js';
 import { command as serve } from './serve.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools start [--electron PATH] [serve options]
+const USAGE = `usage: ${prog()} start [--electron PATH] [serve options]
 
 Opens the desktop app (Electron). Where it cannot start — no Electron binary, no display, or
 no window within 20 s ($MCPULSE_ELECTRON_WAIT_MS) — says why in one line and runs \`serve\`

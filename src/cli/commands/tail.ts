@@ -19,8 +19,9 @@ import {
   RetryMarker,
   type TailCall,
 } from './tail-format.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools tail [--url URL] [filters] [--json] [--last N] [--db PATH] [--count N] [--token VALUE]
+const USAGE = `usage: ${prog()} tail [--url URL] [filters] [--json] [--last N] [--db PATH] [--count N] [--token VALUE]
 
 Follows the live stream of a running dashboard: one line per tool call — time, session,
 client, tool, outcome, duration, response size, args_hash and a mark when the call is a

@@ -7,8 +7,9 @@ import { serverToken, TokenFileError } from '../../host/token.js';
 import { dashboardLink } from '../../shared/owner-token.js';
 import { parseFlags, parsePort } from '../flags.js';
 import type { Command } from '../io.js';
+import { prog } from '../invocation.js';
 
-const USAGE = `usage: mcpulse-devtools token [--port N]
+const USAGE = `usage: ${prog()} token [--port N]
 
 Prints the dashboard's link with the owner token (http://localhost:PORT/?token=…). Opening it
 once lets that browser in; the token leaves the address bar at once. The token is

@@ -7,6 +7,7 @@
 import { getApi } from '../../api/api';
 import { contentPaths, type ToolErrorGroup } from '../../api/content';
 import { OUTCOME_LABEL } from '../../api/types';
+import { useCli } from '../../app/cli';
 import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { useResource } from '../../hooks/useResource';
@@ -18,6 +19,7 @@ import { RedactedText } from './Redacted';
 
 export function ToolCauses({ tool, failing }: { tool: string; failing: number }) {
   const { filters, link } = useFilters();
+  const cli = useCli();
   const res = useResource(failing > 0 ? contentPaths.toolErrors(filters, tool) : null, (p) =>
     getApi(p),
   );
@@ -36,7 +38,7 @@ export function ToolCauses({ tool, failing }: { tool: string; failing: number })
           {!anyText && (
             <p className="muted small" data-testid="causes-none">
               No error texts for these failures: SDKs send only the outcome. Wrap the server with{' '}
-              <code>mcpulse-devtools proxy</code> to see what the tool answered.
+              <code>{cli('proxy')}</code> to see what the tool answered.
             </p>
           )}
           <ol className="causes" data-testid="tool-causes">

@@ -9,6 +9,7 @@ import { ContentBoundary } from '../ContentBoundary';
 import { JsonBlock } from '../content/JsonBlock';
 import { answerParts } from '../content/messages';
 import { stringifyJson } from '../../../../src/shared/deep-json';
+import { useCli } from '../../app/cli';
 import { useFilters } from '../../app/filters';
 import { Link } from '../../app/router';
 import { CopyButton } from '../CopyButton';
@@ -41,10 +42,11 @@ export function CallContentSection({ callId, sessionId }: { callId: number; sess
 
 /** The one line an SDK call gets instead of its content. */
 export function NoContentLine() {
+  const cli = useCli();
   return (
     <p className="cd-no-content muted small" data-testid="call-no-content">
       The SDK sends no arguments or answers, only their hash and outcome. To see them, wrap the
-      server with <code>mcpulse-devtools proxy</code>.
+      server with <code>{cli('proxy')}</code>.
     </p>
   );
 }

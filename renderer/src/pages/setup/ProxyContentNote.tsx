@@ -4,9 +4,11 @@
  * and the flag that turns it off.
  */
 import { DEFAULT_SECRET_KEYS, MESSAGE_BODY_CAP } from '../../../../src/shared/proxy-content';
+import { useCli } from '../../app/cli';
 import './proxy-content-note.css';
 
 export function ProxyContentNote({ dbPath }: { dbPath?: string }) {
+  const cli = useCli();
   return (
     <section className="proxy-content-note" data-testid="proxy-content-note">
       <h3>What the proxy captures</h3>
@@ -29,9 +31,9 @@ export function ProxyContentNote({ dbPath }: { dbPath?: string }) {
           stored cut, with their size.
         </li>
         <li>
-          <code>mcpulse-devtools proxy --no-content</code> keeps no message bodies (the client and
-          server names and the unanswered requests still go). Retention and Clear data remove
-          content with its calls.
+          <code>{cli('proxy --no-content')}</code> keeps no message bodies (the client and server
+          names and the unanswered requests still go). Retention and Clear data remove content with
+          its calls.
         </li>
       </ul>
     </section>

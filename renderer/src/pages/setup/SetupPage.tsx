@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { useAppData } from '../../app/status';
+import { useCli } from '../../app/cli';
 import { CopyButton } from '../../components/CopyButton';
 import { Panel } from '../../components/Panel';
 import { ErrorState, Loading } from '../../components/States';
@@ -19,6 +20,7 @@ import './setup.css';
 export function SetupPage() {
   const { status, statusError, hasData } = useAppData();
   const [lang, setLang] = useState(SDK_SETUPS[0]!.id);
+  const cli = useCli();
   if (statusError && !status) return <ErrorState message={statusError} />;
   if (!status) return <Loading rows={6} />;
   const endpoint = status.endpoint;
@@ -160,8 +162,8 @@ export function SetupPage() {
           <Panel title="Docker and other machines">
             <p className="muted small">
               The listener only accepts loopback connections. A server in a container needs{' '}
-              <code>mcpulse-devtools serve --host 0.0.0.0</code> and the SDK&apos;s endpoint option
-              set to <code>http://host.docker.internal:{status.port}</code>. Change the port with{' '}
+              <code>{cli('serve --host 0.0.0.0')}</code> and the SDK&apos;s endpoint option set to{' '}
+              <code>http://host.docker.internal:{status.port}</code>. Change the port with{' '}
               <code>--port</code> or <code>MCPULSE_DEVTOOLS_PORT</code>.
             </p>
           </Panel>

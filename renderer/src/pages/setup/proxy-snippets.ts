@@ -1,8 +1,10 @@
 /**
- * Client configuration that wraps an existing stdio server command with
- * `mcpulse-devtools proxy`, for the clients people use. Pure functions of the command line and
- * the dashboard URL, so the Setup page and the docs say the same thing.
+ * Client configuration that wraps an existing stdio server command with this install's
+ * `proxy`, for the clients people use. Pure functions of the command line, the dashboard URL
+ * and the words that run the CLI (`status.cli`: a client starts it from its own folder, where
+ * a clone's `mcpulse-devtools` is not on PATH), so the Setup page and the docs say the same thing.
  */
+import { shellWord } from '../../../../src/shared/shell-word.js';
 
 /** Splits a command line on spaces, keeping "quoted parts" together. */
 export function splitCommand(line: string): string[] {
@@ -40,9 +42,6 @@ const json = (value: unknown): string =>
     (_m, items: string) => `[${items.split(/,\n\s+/).join(', ')}]`,
   );
 
-const shellWord = (w: string): string =>
-  /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-
 /** One client's snippet. */
 export interface ProxySnippet {
   id: string;
@@ -52,12 +51,20 @@ export interface ProxySnippet {
   text: string;
 }
 
-/** The snippets for a server command line and a dashboard URL. */
-export function proxySnippets(commandLine: string, endpoint: string): ProxySnippet[] {
+/**
+ * The snippets for a server command line and a dashboard URL; `cli` are the words that run the
+ * CLI (`['/usr/bin/node', '/abs/dist/cli/main.js']`, or `['mcpulse-devtools']` on PATH).
+ */
+export function proxySnippets(
+  commandLine: string,
+  endpoint: string,
+  cli: readonly string[],
+): ProxySnippet[] {
   const words = splitCommand(commandLine);
   const name = serverName(words);
   const args = proxyArgs(words, endpoint);
-  const entry = { command: 'mcpulse-devtools', args };
+  const entry = { command: cli[0] ?? 'mcpulse-devtools', args: [...cli.slice(1), ...args] };
+  const line = (rest: string[]): string => [...cli, ...rest].map(shellWord).join(' ');
   return [
     {
       id: 'claude-desktop',
@@ -81,13 +88,22 @@ export function proxySnippets(commandLine: string, endpoint: string): ProxySnipp
       id: 'claude-code',
       label: 'Claude Code',
       where: 'a terminal in the project',
-      text: `claude mcp add ${name} -- mcpulse-devtools ${args.map(shellWord).join(' ')}`,
+      text: `claude mcp add ${name} -- ${line(args)}`,
     },
     {
       id: 'http',
       label: 'HTTP server',
       where: 'a terminal, then point the client at http://127.0.0.1:8808/mcp',
-      text: `mcpulse-devtools proxy --http --target http://localhost:3000/mcp --listen 8808 --url ${endpoint}`,
+      text: line([
+        'proxy',
+        '--http',
+        '--target',
+        'http://localhost:3000/mcp',
+        '--listen',
+        '8808',
+        '--url',
+        endpoint,
+      ]),
     },
   ];
 }
