@@ -59,8 +59,6 @@ export class ReadThread {
     listener: ThreadListener,
   ) {
     this.worker = startWorker(entry, { nativeBinding: currentNativeBinding() });
-    // The server decides when the process ends; an idle read thread never holds it open.
-    this.worker.unref();
     let failure: string | null = null;
     this.worker.on('message', (message: FromReadWorker) => listener.message(this, message));
     this.worker.on('error', (error) => {
@@ -73,6 +71,9 @@ export class ReadThread {
         : (failure ?? `the read thread stopped (exit code ${code})`);
       listener.exit(this, reason);
     });
+    // The server decides when the process ends; an idle read thread never holds it open.
+    // (After the listeners: adding a `message` listener refs the worker's port again.)
+    this.worker.unref();
   }
 
   /** The read it runs (its id), or null while idle. */
