@@ -121,15 +121,8 @@ async function run(file: string, mode: string, extra: string[]): Promise<Result>
   const dir = mkdtempSync(join(tmpdir(), 'mcpulse-bench-reads-'));
   const db = join(dir, 'devtools.db');
   copyFileSync(file, db);
-  const server = await spawnServer(CLI, [
-    'serve',
-    '--port',
-    '0',
-    '--db',
-    db,
-    '--no-rate-limit',
-    ...extra,
-  ]);
+  const args = ['serve', '--port=0', `--db=${db}`, '--no-rate-limit', ...extra];
+  const server = await spawnServer(CLI, args);
   const get = async (path: string): Promise<number> => {
     const t = performance.now();
     const res = await fetch(`${server.url}${path}`, { headers: BENCH_HEADERS });

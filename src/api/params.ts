@@ -10,6 +10,7 @@ import { parseTimestamp, timestampProblem } from '../ingest/timestamp.js';
 import type { CallFilter } from '../shared/rows.js';
 import { AmbiguousProjectError, UnknownProjectError, type ReadStore } from '../store/index.js';
 import { ApiError } from './types.js';
+import { CALL_FLAGS } from '../shared/call-conditions.js';
 
 const bad = (name: string, expected: string, value: string): ApiError =>
   new ApiError(400, `${name}: expected ${expected}, received '${clip(value)}'`);
@@ -51,12 +52,7 @@ const SINGLE_PARAMS = [
   'errors',
   'latency',
   'from_tool',
-  'first_call_success',
-  'retried',
-  'repeated',
-  'unknown_link',
-  'retry_of_previous',
-  'in_chain',
+  ...CALL_FLAGS,
   'kind',
   'method',
   'content',
