@@ -158,11 +158,16 @@ async function run(file: string, mode: string, extra: string[]): Promise<Result>
           'content-type': 'application/json',
           authorization: 'Bearer mp_live_bench_reads',
         },
-        body: JSON.stringify({ batch: [call(seq++, 'probe')] }),
+        // Now, not 30 days back: a call older than the hosted API keeps is refused (202, with
+        // the item on the refusal log), which would read here as a lost payload.
+        body: JSON.stringify({
+          batch: [{ ...call(seq++, 'probe'), started_at: new Date().toISOString() }],
+        }),
       });
       await res.arrayBuffer();
       result.ingest.push(performance.now() - t);
-      if (res.status === 202) result.acknowledged++;
+      if (res.status === 202 && res.headers.get('x-mcpulse-rejected') === '0')
+        result.acknowledged++;
     }),
     every(until, 500, async () => void result.summary.push(await get('/api/summary'))),
     every(until, 200, async () => void result.status.push(await get('/api/status'))),
