@@ -44,7 +44,8 @@ function call(i: number, session: string) {
     tool_name: TOOLS[i % TOOLS.length],
     started_at: new Date(T0 + Math.floor((i / CALLS) * 30 * DAY)).toISOString(),
     duration_ms: 5 + (i % 400),
-    outcome: i % 9 === 0 ? 'tool_error' : i % 31 === 0 ? 'timeout' : 'ok',
+    outcome:
+      i % 9 === 0 ? 'tool_error' : i % 31 === 0 ? 'crashed' : i % 23 === 0 ? 'bad_args' : 'ok',
     response_bytes: 200 + (i % 5000),
     is_empty: i % 17 === 0,
     args_hash: (i % 9973).toString(16).padStart(12, '0'),
