@@ -17,6 +17,17 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { connectClient, proxied, PY_SERVER, RecordingStdioTransport, until } from './helpers.js';
 import { startHttpFixture } from './servers/http-server.js';
 
+/**
+ * Stderr without the one line a proxy prints when the dashboard had not taken everything by the
+ * time the client stopped it (a busy machine): the telemetry is then handed to a background
+ * sender and still arrives — which the test checks by reading it back. Anything else is a fault.
+ */
+const otherThanHandOff = (stderr: string): string =>
+  stderr.replace(
+    /^mcpulse-devtools proxy: handed the telemetry of .* to a background sender .*; the MCP session itself was not affected\n/m,
+    '',
+  );
+
 const EVERYTHING = [
   process.execPath,
   join(
@@ -148,7 +159,7 @@ describe('stdio: the plain Python server', () => {
       (e: Error) => e.message,
     );
     await transport.close();
-    expect(transport.stderr()).toBe('');
+    expect(otherThanHandOff(transport.stderr())).toBe('');
 
     const session = await sessionOf(key, 4);
     const stored = await messagesOf(session, 10);
@@ -227,7 +238,7 @@ describe('a clean end with requests left open', () => {
     );
     await transport.close();
     expect(await transport.exited).toEqual({ code: 0, signal: null });
-    expect(transport.stderr()).toBe('');
+    expect(otherThanHandOff(transport.stderr())).toBe('');
     const id = await sessionOf(key, 1);
     const view = await until(
       () => t.api('session', { id }),
