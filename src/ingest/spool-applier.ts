@@ -51,6 +51,20 @@ export interface SpoolApplierOptions {
   changed: () => void;
   /** Records validated when acknowledged, used instead of validating the body again. */
   validated: ValidatedRecords;
+  /** Work that must keep pace with applying, run in short steps between slices. */
+  between?: BetweenSlices;
+}
+
+/**
+ * Write work that must keep pace with applying: retention's size cap
+ * (src/store/retention/keep-up.ts). While it is due, the applier runs one of its steps (a few
+ * ms) instead of a slice, so a flood cannot outgrow the cap by more than about one slice.
+ */
+export interface BetweenSlices {
+  /** A step is due before the next slice. */
+  due(): boolean;
+  /** Runs one short step. */
+  step(): unknown;
 }
 
 /** Applies the spool. */
@@ -60,6 +74,11 @@ export interface SpoolApplier {
    * 40 ms once ingest is quiet); throws (and remembers) the store's error.
    */
   applySlice(targetMs?: number): void;
+  /**
+   * One unit of write work: a step of {@link SpoolApplierOptions.between} when one is due,
+   * otherwise a slice ({@link applySlice}); throws the store's error like it.
+   */
+  advance(targetMs?: number): void;
   /** Applies on the timer after `delayMs`, unless already scheduled or nothing is spooled. */
   schedule(delayMs: number): void;
   /** Applies slice after slice for a reader (yielding between them) until empty or `deadline`. */
@@ -88,7 +107,7 @@ function toRecord(r: SpooledRequest) {
 
 /** The applier of one store's spool. */
 export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
-  const { store, bus, backlog, lastGroupMs, nearlyFull, changed, validated } = options;
+  const { store, bus, backlog, lastGroupMs, nearlyFull, changed, validated, between } = options;
   const recordOf = (r: SpooledRequest): BatchRecord => validated.take(r) ?? toRecord(r);
   let failing: Error | null = null;
   let lastSliceMs = -Infinity;
@@ -135,6 +154,24 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
     }
   }
 
+  let betweenFailedMs = -Infinity;
+
+  function advance(targetMs?: number): void {
+    if (between && performance.now() - betweenFailedMs > RETRY_MS) {
+      try {
+        if (between.due()) {
+          between.step();
+          return;
+        }
+      } catch {
+        // A failing step (disk full, say) must not stop applying: the acknowledged calls come
+        // first; the step is tried again after RETRY_MS (and by the next pass).
+        betweenFailedMs = performance.now();
+      }
+    }
+    applySlice(targetMs);
+  }
+
   function schedule(delayMs: number): void {
     if (timer || closed || backlog.requests === 0) return;
     timer = setTimeout(tick, delayMs);
@@ -159,7 +196,7 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
       return;
     }
     try {
-      applySlice();
+      advance();
     } catch {
       schedule(RETRY_MS);
       return;
@@ -169,12 +206,13 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
 
   return {
     applySlice,
+    advance,
     schedule,
     async drain(deadline, done = () => backlog.requests === 0) {
       readers++;
       try {
         while (!done() && backlog.requests > 0 && performance.now() < deadline) {
-          applySlice();
+          advance();
           if (!done() && backlog.requests > 0) await new Promise((r) => setImmediate(r));
         }
       } finally {

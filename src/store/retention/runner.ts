@@ -6,7 +6,9 @@
 import type { ReadStore, Store } from '../index.js';
 import type { CallsPass } from './plan.js';
 import { readRetentionSettings, type RetentionSettings } from './settings.js';
+import { createCallCount } from './call-count.js';
 import { createContentSteps } from './content-steps.js';
+import { createKeepUp, type KeepUp } from './keep-up.js';
 import { createRetentionSteps } from './steps.js';
 import { createTally, noneDeleted } from './totals.js';
 import { connectionOf } from '../connection.js';
@@ -56,8 +58,12 @@ export interface RetentionOptions {
   now?: () => number;
   /** Calls deleted per transaction at most (default 500: 10–40 ms). */
   chunkRows?: number;
-  /** Ids counted per step when a pass counts the calls (default 100,000: about 10–20 ms). */
+  /** Ids counted per step when the calls are counted (default 25,000: a few ms). */
   countSlice?: number;
+  /** How long a keep-up step aims to take (./keep-up.ts). Default 5 ms. */
+  keepUpStepMs?: number;
+  /** Told after every keep-up step that deleted calls (the live stream). */
+  onKeepUp?: (calls: number) => void;
   /** Time between passes. Default 60 s. */
   intervalMs?: number;
   /** Delay before the first pass, so startup never pays for it. Default 10 s. */
@@ -83,6 +89,8 @@ export interface Retention {
   schedule(): void;
   readonly lastPass: PassReport | null;
   readonly running: boolean;
+  /** The size cap kept between apply slices (./keep-up.ts); the server's applier drives it. */
+  readonly keepUp: KeepUp;
 }
 
 const registry = new WeakMap<ReadStore, Retention>();
@@ -112,18 +120,29 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
   const now = options.now ?? Date.now;
   // ~500 calls is 10–40 ms of deleting (five indexes, the rollups, sometimes a WAL checkpoint).
   const chunkRows = Math.max(1, options.chunkRows ?? 500);
-  const countSlice = Math.max(1, options.countSlice ?? 100_000);
+  const countSlice = Math.max(1, options.countSlice ?? 25_000);
   const intervalMs = options.intervalMs ?? 60_000;
   const firstDelayMs = options.firstDelayMs ?? 10_000;
   const tally = createTally(db, now);
-  const steps = createRetentionSteps(db, chunkRows, tally);
+  // One count of the calls for the passes and the keep-up: each step that deletes calls tells
+  // it, after its transaction, so neither deletes on a stale overshoot.
+  const count = createCallCount(db, countSlice);
+  const bare = createRetentionSteps(db, chunkRows, tally);
+  const steps: typeof bare = {
+    ...bare,
+    calls(pass, limit) {
+      const step = bare.calls(pass, limit);
+      count.deleted(step.calls);
+      return step;
+    },
+  };
   const contentSteps = createContentSteps(db, chunkRows, tally);
-  const idBounds = db.prepare<[], { lo: number | null; hi: number | null }>(
-    'SELECT min(id) AS lo, max(id) AS hi FROM calls',
-  );
-  const countIds = db.prepare<[number, number], { n: number }>(
-    'SELECT count(*) AS n FROM calls WHERE id BETWEEN ? AND ?',
-  );
+  const keepUp = createKeepUp(db, steps, count, {
+    chunkRows,
+    stepMs: options.keepUpStepMs,
+    backlog: options.backlog,
+    onDeleted: options.onKeepUp,
+  });
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -176,21 +195,21 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     const release = holdRebuilds(db);
     try {
       const cutoff = now() - settings.max_age_days * DAY_MS;
-      const { lo, hi } = idBounds.get()!;
       // max−min+1 bounds the count from above; count exactly only when that bound is over —
-      // in slices of ids with rests between, like every other step: one count(*) over 15 M
-      // calls held the loop (and every ingest answer) for 3 s.
-      let overBy = 0;
-      if (lo !== null && hi !== null && hi - lo + 1 > settings.max_calls) {
-        let stored = 0;
-        for (let from = lo; from <= hi && !stopped; from += countSlice) {
-          stored += timed(() => countIds.get(from, from + countSlice - 1)!.n);
-          await yieldToIo();
-        }
-        overBy = stored - settings.max_calls;
+      // again each pass (whatever the kept count missed is corrected), in slices of ids with
+      // rests between, like every other step: one count(*) over 15 M calls held the loop (and
+      // every ingest answer) for 3 s.
+      if (count.bound() > settings.max_calls) {
+        count.reset();
+        while (!stopped && !timed(() => count.countStep())) await yieldToIo();
       }
+      // What the pass counted, never more than the overshoot as of each step: the keep-up
+      // deletes by size meanwhile (./keep-up.ts), and a flood's new calls are its to chase.
+      const overNow = (): number => Math.max(0, (count.value() ?? 0) - settings.max_calls);
+      const overBy = overNow();
       const calls: CallsPass = { cutoff, overBy, keep: new Set(), cursor: 0 };
       while (!stopped) {
+        calls.overBy = Math.min(calls.overBy, overNow());
         const step = timed(() => steps.calls(calls));
         report.deleted.calls += step.calls;
         report.largest_step_calls = Math.max(report.largest_step_calls, step.calls);
@@ -209,9 +228,10 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       if (contentSteps) {
         // Content goes with its calls: by age, and — when the size cap removed calls — the
         // content of sessions left without calls that is older than every call kept.
-        const keptSince = overBy > 0 ? contentSteps.oldestKeptCall() : null;
+        const bySize = keepUp.takeDeleted() > 0 || overBy > 0;
+        const keptSince = bySize ? contentSteps.oldestKeptCall() : null;
         const bounds: [(bound: number) => number, number][] = [[contentSteps.byAge, cutoff]];
-        if (overBy > 0) bounds.push([contentSteps.orphans, keptSince ?? Number.MAX_SAFE_INTEGER]);
+        if (bySize) bounds.push([contentSteps.orphans, keptSince ?? Number.MAX_SAFE_INTEGER]);
         for (const [step, bound] of bounds) {
           while (!stopped) {
             const n = timed(() => step(bound));
@@ -274,10 +294,12 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       if (!stopped) return;
       stopped = false;
       registry.set(store, retention);
+      keepUp.start();
       arm(firstDelayMs);
     },
     stop() {
       stopped = true;
+      keepUp.stop();
       clearTimeout(timer);
       timer = undefined;
       interrupt?.();
@@ -285,6 +307,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     },
     runPass,
     schedule() {
+      keepUp.refresh();
       if (!stopped) arm(0);
     },
     get lastPass() {
@@ -293,6 +316,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     get running() {
       return current !== null;
     },
+    keepUp,
   };
   return retention;
 }
