@@ -47,6 +47,13 @@ export interface KeepUpOptions {
   onDeleted?: (calls: number) => void;
 }
 
+/**
+ * The fewest calls a step deletes, whatever it costs: a step has a fixed cost (its commit, the
+ * forget hook's statements), so steps sized down to a slow machine's per-call cost got smaller
+ * and dearer per call in turn — down to 18 calls at 0.6 ms each at load 15.
+ */
+const MIN_STEP_CALLS = 120;
+
 /** How often the idle check runs, and how long after its last step a held rebuild waits. */
 const IDLE_MS = 1000;
 
@@ -94,7 +101,10 @@ export function createKeepUp(
     if (over <= 0) return 0;
     // Size only (cutoff 0: nothing is old enough by age), oldest whole runs first.
     const pass: CallsPass = { cutoff: 0, overBy: over, keep: new Set(), cursor: 0 };
-    const limit = Math.max(1, Math.min(options.chunkRows, Math.round(stepMs / msPerCall)));
+    const limit = Math.min(
+      options.chunkRows,
+      Math.max(MIN_STEP_CALLS, Math.round(stepMs / msPerCall)),
+    );
     const done = steps.calls(pass, limit);
     // Over by the count, yet nothing to delete: the count is wrong (it should never be, but a
     // step due forever would starve applying) — count again.
