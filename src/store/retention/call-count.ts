@@ -34,8 +34,11 @@ export function forgetCallCount(db: Database.Database): void {
 
 /** Builds the count of `db`'s calls; `slice` ids are counted per {@link CallCount.countStep}. */
 export function createCallCount(db: Database.Database, slice: number): CallCount {
+  // Two subqueries, not `min(id), max(id)` in one: SQLite answers a lone min() or max() from
+  // the end of the rowid b-tree, but both together by scanning the whole table — once per
+  // apply slice, that cost a flood more than half its rate on a file of 500,000 calls.
   const bounds = db.prepare<[], { lo: number | null; hi: number | null }>(
-    'SELECT min(id) AS lo, max(id) AS hi FROM calls',
+    'SELECT (SELECT min(id) FROM calls) AS lo, (SELECT max(id) FROM calls) AS hi',
   );
   const between = db.prepare<[number, number], { n: number }>(
     'SELECT count(*) AS n FROM calls WHERE id BETWEEN ? AND ?',
