@@ -91,6 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     between: {
       due: () => keepUp?.due() ?? false,
       step: () => keepUp?.step(),
+      room: () => keepUp?.room?.() ?? Infinity,
     },
     store,
     bus,

@@ -25,6 +25,11 @@ export interface KeepUp {
   due(): boolean;
   /** One short step: a slice of the count, or the oldest calls over the cap. Returns calls deleted. */
   step(): number;
+  /**
+   * Calls the store may take before it is half its cap past it (Infinity until counted): the
+   * applier's slice takes no more, so the overshoot stays within 1.5× the cap plus one request.
+   */
+  room(): number;
   /** Settings changed: read them again before the next check. */
   refresh(): void;
   /** Calls deleted by size since the last call (the pass then sweeps their sessions' content). */
@@ -160,6 +165,11 @@ export function createKeepUp(
   return {
     due,
     step,
+    room() {
+      const n = count.value();
+      const cap = maxCalls();
+      return n === null ? Infinity : Math.max(0, Math.floor(cap * 1.5) - n);
+    },
     refresh: () => (cap = null),
     takeDeleted() {
       const n = deletedSince;
