@@ -2,8 +2,9 @@
  * Retention's size cap kept while calls arrive, not once a minute: between two apply slices
  * the applier asks {@link KeepUp.due} and, while the calls are over `max_calls`, runs short
  * steps ({@link KeepUp.step}, ~5 ms: the oldest whole runs, as a pass deletes them) before it
- * applies more. So under a flood the file holds at most the cap plus about one slice, instead
- * of growing by everything applied between two passes (issue 39: a 10,000-call cap reached
+ * applies more, and its slices stop at 1.5× the cap ({@link KeepUp.room}). So under a flood
+ * the file holds at most 1.5× the cap plus one request, instead of growing by everything
+ * applied between two passes (issue 39: a 10,000-call cap reached
  * 1.49 M calls under a 60 s flood, because a pass rested three times each step while the spool
  * had a backlog and counted its overshoot once, at its start).
  *
