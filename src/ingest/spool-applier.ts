@@ -51,6 +51,26 @@ export interface SpoolApplierOptions {
   changed: () => void;
   /** Records validated when acknowledged, used instead of validating the body again. */
   validated: ValidatedRecords;
+  /** Work that must keep pace with applying, run in short steps between slices. */
+  between?: BetweenSlices;
+}
+
+/**
+ * Write work that must keep pace with applying: retention's size cap
+ * (src/store/retention/keep-up.ts). While it is due, the applier runs its steps (a few ms each,
+ * for as long as a slice would take) instead of a slice, so a flood cannot outgrow the cap by
+ * more than about one slice.
+ */
+export interface BetweenSlices {
+  /** A step is due before the next slice. */
+  due(): boolean;
+  /** Runs one short step. */
+  step(): unknown;
+  /**
+   * How many more items the next slice may apply before a step is due again (half the cap
+   * past it): bounds the overshoot however big a fast machine's slices grow.
+   */
+  room?(): number;
 }
 
 /** Applies the spool. */
@@ -60,6 +80,11 @@ export interface SpoolApplier {
    * 40 ms once ingest is quiet); throws (and remembers) the store's error.
    */
   applySlice(targetMs?: number): void;
+  /**
+   * One unit of write work: a step of {@link SpoolApplierOptions.between} when one is due,
+   * otherwise a slice ({@link applySlice}); throws the store's error like it.
+   */
+  advance(targetMs?: number): void;
   /** Applies on the timer after `delayMs`, unless already scheduled or nothing is spooled. */
   schedule(delayMs: number): void;
   /** Applies slice after slice for a reader (yielding between them) until empty or `deadline`. */
@@ -88,7 +113,7 @@ function toRecord(r: SpooledRequest) {
 
 /** The applier of one store's spool. */
 export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
-  const { store, bus, backlog, lastGroupMs, nearlyFull, changed, validated } = options;
+  const { store, bus, backlog, lastGroupMs, nearlyFull, changed, validated, between } = options;
   const recordOf = (r: SpooledRequest): BatchRecord => validated.take(r) ?? toRecord(r);
   let failing: Error | null = null;
   let lastSliceMs = -Infinity;
@@ -98,15 +123,30 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
   // The measured cost of applying one item (moving average), which sizes the slices.
   let msPerItem = 0.05;
 
+  /** What {@link BetweenSlices.room} allows; a failing store says so to the steps, not here. */
+  function roomLeft(): number {
+    try {
+      return between?.room?.() ?? Infinity;
+    } catch {
+      return Infinity;
+    }
+  }
+
+  /** How long the next slice aims to hold the loop. */
+  function sliceTarget(now: number): number {
+    const quiet = now - lastGroupMs() > QUIET_MS;
+    // A spool filling up under a flood: acknowledgements are about to wait for room, so
+    // applying takes the slices that cost least per call (see FULL_SPOOL_SLICE_MS).
+    return nearlyFull() ? FULL_SPOOL_SLICE_MS : quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
+  }
+
   function applySlice(targetMs?: number): void {
     const started = performance.now();
     let applied;
     try {
-      const quiet = started - lastGroupMs() > QUIET_MS;
-      // A spool filling up under a flood: acknowledgements are about to wait for room, so
-      // applying takes the slices that cost least per call (see FULL_SPOOL_SLICE_MS).
-      targetMs ??= nearlyFull() ? FULL_SPOOL_SLICE_MS : quiet ? QUIET_SLICE_MS : SLICE_TARGET_MS;
-      applied = store.spool.apply(Math.max(1, Math.round(targetMs / msPerItem)), recordOf);
+      targetMs ??= sliceTarget(started);
+      const sized = Math.round(targetMs / msPerItem);
+      applied = store.spool.apply(Math.max(1, Math.min(sized, roomLeft())), recordOf);
     } catch (error) {
       failing = error instanceof Error ? error : new Error(String(error));
       changed();
@@ -135,6 +175,30 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
     }
   }
 
+  let betweenFailedMs = -Infinity;
+
+  function advance(targetMs?: number): void {
+    if (between && performance.now() - betweenFailedMs > RETRY_MS) {
+      try {
+        if (between.due()) {
+          // Steps (each its own short transaction) for as long as the slice would have held
+          // the loop: one step a timer turn spent more time between steps than in them — a
+          // 1 M-item backlog past the cap was applied at 2,000 calls/s.
+          const started = performance.now();
+          const budget = targetMs ?? sliceTarget(started);
+          do between.step();
+          while (performance.now() - started < budget && between.due());
+          return;
+        }
+      } catch {
+        // A failing step (disk full, say) must not stop applying: the acknowledged calls come
+        // first; the step is tried again after RETRY_MS (and by the next pass).
+        betweenFailedMs = performance.now();
+      }
+    }
+    applySlice(targetMs);
+  }
+
   function schedule(delayMs: number): void {
     if (timer || closed || backlog.requests === 0) return;
     timer = setTimeout(tick, delayMs);
@@ -159,7 +223,7 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
       return;
     }
     try {
-      applySlice();
+      advance();
     } catch {
       schedule(RETRY_MS);
       return;
@@ -169,12 +233,13 @@ export function createSpoolApplier(options: SpoolApplierOptions): SpoolApplier {
 
   return {
     applySlice,
+    advance,
     schedule,
     async drain(deadline, done = () => backlog.requests === 0) {
       readers++;
       try {
         while (!done() && backlog.requests > 0 && performance.now() < deadline) {
-          applySlice();
+          advance();
           if (!done() && backlog.requests > 0) await new Promise((r) => setImmediate(r));
         }
       } finally {

@@ -37,7 +37,12 @@ import { createFileLossCheck, FILE_LOST_FIX } from './file-loss.js';
 import { publishWritten } from './publish.js';
 import type { RateLimiter } from './rate-limit.js';
 import { createSpoolAnnouncer } from './spool-announcer.js';
-import { BUSY_MS, createSpoolApplier, FULL_SPOOL_SLICE_MS } from './spool-applier.js';
+import {
+  BUSY_MS,
+  createSpoolApplier,
+  FULL_SPOOL_SLICE_MS,
+  type BetweenSlices,
+} from './spool-applier.js';
 import { createValidatedRecords, type ValidatedRecords } from './validated-records.js';
 
 export interface SpooledIngestOptions {
@@ -53,6 +58,8 @@ export interface SpooledIngestOptions {
    * bench/ingest-parts.ts, which spools bodies itself and times the steps apart.
    */
   validated?: ValidatedRecords;
+  /** Retention's size cap, kept between apply slices (./spool-applier.ts). */
+  between?: BetweenSlices;
 }
 
 /** The server's ingest handler plus the spool's controls. */
@@ -142,6 +149,7 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
     nearlyFull: () => backlog.payloads >= maxBacklog / 2,
     changed: announcer.announce,
     validated,
+    between: options.between,
   });
 
   /** Acknowledges the requests of one turn of the event loop together. */
@@ -163,7 +171,8 @@ export function createSpooledIngest(options: SpooledIngestOptions): SpooledInges
         // A store that cannot apply must not keep acknowledging.
         if (applier.failing()) applier.applySlice();
         // A full spool: these acknowledgements wait until it is back under its bound.
-        while (backlog.payloads >= maxBacklog) applier.applySlice(FULL_SPOOL_SLICE_MS);
+        // (Retention's size cap keeps pace here too: these are a flood's slices.)
+        while (backlog.payloads >= maxBacklog) applier.advance(FULL_SPOOL_SLICE_MS);
         const ids = store.spool.add(waiting.map((w) => spoolEntryOf(w.verdict)));
         waiting.forEach(({ verdict }, i) => {
           backlog.requests++;

@@ -13,6 +13,7 @@ import {
   type RedactionPassReport,
   type SpooledIngest,
 } from '../ingest/index.js';
+import type { BetweenSlices } from '../ingest/spool-applier.js';
 import type { Store } from '../store/index.js';
 import type { RetentionOptions } from '../store/retention/index.js';
 import { endpointFor, hostPolicyFor, isLoopbackName } from './host-guard.js';
@@ -91,7 +92,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const hosts = options.hosts?.length ? options.hosts : LOOPBACKS;
   const policy = hostPolicyFor(hosts, options.allowedHosts);
   const bus = new LiveBus();
+  // Retention starts once the listener is bound, after ingest is built: its size cap's steps
+  // run between the applier's slices from then on (src/store/retention/keep-up.ts).
+  let keepUp: BetweenSlices | undefined;
   const ingest: SpooledIngest = createSpooledIngest({
+    between: {
+      due: () => keepUp?.due() ?? false,
+      step: () => keepUp?.step(),
+      room: () => keepUp?.room?.() ?? Infinity,
+    },
     store,
     bus,
     rateLimiter: options.rateLimit === false ? undefined : new RateLimiter(),
@@ -135,6 +144,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : { ...options.retention, backlog: () => ingest.state().pendingPayloads > 0 },
     bus,
   );
+  keepUp = retention.keepUp;
   // Content an earlier version stored unredacted is redacted once, in the background (issue 40).
   const redaction = startStoredContentRedaction(store);
   return {
@@ -144,6 +154,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     redactionPass: redaction.done,
     close: async () => {
       redaction.stop();
+      keepUp = undefined;
       retention.stop();
       ingest.close();
       await http.close();

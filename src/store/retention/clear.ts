@@ -6,6 +6,7 @@ import { resetDerivedWatermark } from '../derived-queue.js';
 import type { Store } from '../index.js';
 import { connectionOf } from '../connection.js';
 import { forgetTails } from '../metrics/maintain/tails.js';
+import { forgetCallCount } from './call-count.js';
 
 /** Rows removed by {@link clearAll}, by table (every table but `settings`, the raw ones named). */
 export interface ClearReport {
@@ -52,6 +53,8 @@ export function clearAll(store: Store): ClearReport {
     })();
   } finally {
     db.pragma('foreign_keys = ON');
+    // Retention's kept count of the calls (./call-count.ts) is counted again: ids start at 1.
+    forgetCallCount(db);
   }
   try {
     db.exec('VACUUM');

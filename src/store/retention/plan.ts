@@ -33,8 +33,11 @@ export interface PlannedStep {
 
 /** Picks the calls of each step of a pass; see {@link createRunPlanner}. */
 export interface RunPlanner {
-  /** The next step's calls, or null when the calls are within both caps. */
-  next(pass: CallsPass): PlannedStep | null;
+  /**
+   * The next step's calls, or null when the calls are within both caps; at most `limit` calls
+   * (default and ceiling `chunkRows`: the keep-up's steps are smaller, see ./keep-up.ts).
+   */
+  next(pass: CallsPass, limit?: number): PlannedStep | null;
 }
 
 interface HeadRow {
@@ -145,7 +148,8 @@ export function createRunPlanner(db: Database.Database, chunkRows: number): RunP
     }
   }
 
-  function next(pass: CallsPass): PlannedStep | null {
+  function next(pass: CallsPass, limit = chunkRows): PlannedStep | null {
+    const most = Math.max(1, Math.min(chunkRows, limit));
     const scan: StepScan = {
       taken: new Set(),
       cursor: pass.cursor,
@@ -154,8 +158,8 @@ export function createRunPlanner(db: Database.Database, chunkRows: number): RunP
       at: 0,
     };
     const step: PlannedStep = { ids: [], forced: false };
-    while (step.ids.length < chunkRows) {
-      const run = nextRun(pass, scan, chunkRows - step.ids.length);
+    while (step.ids.length < most) {
+      const run = nextRun(pass, scan, most - step.ids.length);
       if (run === null || run === 'full') break;
       for (const id of run.ids) step.ids.push(id);
       step.forced ||= run.forced;

@@ -5,85 +5,19 @@
  */
 import type { ReadStore, Store } from '../index.js';
 import type { CallsPass } from './plan.js';
-import { readRetentionSettings, type RetentionSettings } from './settings.js';
+import { readRetentionSettings } from './settings.js';
+import { createCallCount } from './call-count.js';
 import { createContentSteps } from './content-steps.js';
+import { createKeepUp } from './keep-up.js';
 import { createRetentionSteps } from './steps.js';
 import { createTally, noneDeleted } from './totals.js';
 import { connectionOf } from '../connection.js';
 import { holdRebuilds, rebuildDirtyProjects } from '../metrics/maintain.js';
+import type { PassReport, Retention, RetentionOptions } from './types.js';
+
+export type { DeletedCounts, PassReport, Retention, RetentionOptions } from './types.js';
 
 const DAY_MS = 86_400_000;
-
-/** Rows deleted, by table. */
-export interface DeletedCounts {
-  calls: number;
-  startups: number;
-  batches: number;
-  rejections: number;
-  agreements: number;
-  /** Proxy content rows: messages, unanswered requests and sessions' `initialize` facts. */
-  content: number;
-}
-
-/** What one pass did. */
-export interface PassReport {
-  started_ms: number;
-  finished_ms: number;
-  settings: RetentionSettings;
-  deleted: DeletedCounts;
-  /** Transactions run. */
-  steps: number;
-  /** The most calls deleted by one transaction (never more than `chunkRows`). */
-  largest_step_calls: number;
-  /** The longest single transaction: how long ingest could have waited behind retention. */
-  longest_step_ms: number;
-  /** Time spent in the pass's transactions, all told. */
-  work_ms: number;
-  /** Time the pass rested between them, leaving the event loop to ingest and reads. */
-  rest_ms: number;
-  /**
-   * Runs cut without a quiet 30 s (the forget hook rewrites the run left; a run left longer
-   * than 1,000 calls sends its project to the rebuild after the pass).
-   */
-  forced_cuts: number;
-  /** Set when a step failed (disk full, say); the pass stops and the next one retries. */
-  error?: string;
-}
-
-/** Options for {@link createRetention}. */
-export interface RetentionOptions {
-  /** Clock (tests). */
-  now?: () => number;
-  /** Calls deleted per transaction at most (default 500: 10–40 ms). */
-  chunkRows?: number;
-  /** Ids counted per step when a pass counts the calls (default 100,000: about 10–20 ms). */
-  countSlice?: number;
-  /** Time between passes. Default 60 s. */
-  intervalMs?: number;
-  /** Delay before the first pass, so startup never pays for it. Default 10 s. */
-  firstDelayMs?: number;
-  /** Told about every finished pass (logs, tests). */
-  onPass?: (report: PassReport) => void;
-  /**
-   * Whether acknowledged work is waiting to be applied (the server's spool backlog). While it
-   * is, the pass rests {@link REST_UNDER_BACKLOG}× as long as each step took instead of 1×.
-   */
-  backlog?: () => boolean;
-}
-
-/** A retention runner for one open store. */
-export interface Retention {
-  /** Starts the timer. */
-  start(): void;
-  /** Stops the timer; a pass in progress stops after its current transaction. */
-  stop(): void;
-  /** Runs a pass now (or joins the one running); resolves with its report. */
-  runPass(): Promise<PassReport>;
-  /** Runs a pass soon, e.g. after the settings changed. */
-  schedule(): void;
-  readonly lastPass: PassReport | null;
-  readonly running: boolean;
-}
 
 const registry = new WeakMap<ReadStore, Retention>();
 
@@ -101,8 +35,8 @@ const REST_PER_STEP = 1;
  * While the spool holds acknowledged calls not yet applied, a pass takes at most a quarter of
  * the loop: those calls are already durable but not yet on the dashboard, and a flood past the
  * size cap otherwise spent as much of the main thread deleting old calls as storing new ones
- * (a ten-minute flood: 5.7 M deleted, 18% of the bare baseline's rate instead of 24%). The cap
- * is caught up once the flood ends.
+ * (a ten-minute flood: 5.7 M deleted, 18% of the bare baseline's rate instead of 24%). The size
+ * cap is held meanwhile by the keep-up's steps between apply slices (./keep-up.ts).
  */
 const REST_UNDER_BACKLOG = 3;
 
@@ -112,18 +46,29 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
   const now = options.now ?? Date.now;
   // ~500 calls is 10–40 ms of deleting (five indexes, the rollups, sometimes a WAL checkpoint).
   const chunkRows = Math.max(1, options.chunkRows ?? 500);
-  const countSlice = Math.max(1, options.countSlice ?? 100_000);
+  const countSlice = Math.max(1, options.countSlice ?? 25_000);
   const intervalMs = options.intervalMs ?? 60_000;
   const firstDelayMs = options.firstDelayMs ?? 10_000;
   const tally = createTally(db, now);
-  const steps = createRetentionSteps(db, chunkRows, tally);
+  // One count of the calls for the passes and the keep-up: each step that deletes calls tells
+  // it, after its transaction, so neither deletes on a stale overshoot.
+  const count = createCallCount(db, countSlice);
+  const bare = createRetentionSteps(db, chunkRows, tally);
+  const steps: typeof bare = {
+    ...bare,
+    calls(pass, limit) {
+      const step = bare.calls(pass, limit);
+      count.deleted(step.calls);
+      return step;
+    },
+  };
   const contentSteps = createContentSteps(db, chunkRows, tally);
-  const idBounds = db.prepare<[], { lo: number | null; hi: number | null }>(
-    'SELECT min(id) AS lo, max(id) AS hi FROM calls',
-  );
-  const countIds = db.prepare<[number, number], { n: number }>(
-    'SELECT count(*) AS n FROM calls WHERE id BETWEEN ? AND ?',
-  );
+  const keepUp = createKeepUp(db, steps, count, {
+    chunkRows,
+    stepMs: options.keepUpStepMs,
+    backlog: options.backlog,
+    onDeleted: options.onKeepUp,
+  });
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -176,21 +121,21 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     const release = holdRebuilds(db);
     try {
       const cutoff = now() - settings.max_age_days * DAY_MS;
-      const { lo, hi } = idBounds.get()!;
       // max−min+1 bounds the count from above; count exactly only when that bound is over —
-      // in slices of ids with rests between, like every other step: one count(*) over 15 M
-      // calls held the loop (and every ingest answer) for 3 s.
-      let overBy = 0;
-      if (lo !== null && hi !== null && hi - lo + 1 > settings.max_calls) {
-        let stored = 0;
-        for (let from = lo; from <= hi && !stopped; from += countSlice) {
-          stored += timed(() => countIds.get(from, from + countSlice - 1)!.n);
-          await yieldToIo();
-        }
-        overBy = stored - settings.max_calls;
+      // again each pass (whatever the kept count missed is corrected), in slices of ids with
+      // rests between, like every other step: one count(*) over 15 M calls held the loop (and
+      // every ingest answer) for 3 s.
+      if (count.bound() > settings.max_calls) {
+        count.reset();
+        while (!stopped && !timed(() => count.countStep())) await yieldToIo();
       }
+      // What the pass counted, never more than the overshoot as of each step: the keep-up
+      // deletes by size meanwhile (./keep-up.ts), and a flood's new calls are its to chase.
+      const overNow = (): number => Math.max(0, (count.value() ?? 0) - settings.max_calls);
+      const overBy = overNow();
       const calls: CallsPass = { cutoff, overBy, keep: new Set(), cursor: 0 };
       while (!stopped) {
+        calls.overBy = Math.min(calls.overBy, overNow());
         const step = timed(() => steps.calls(calls));
         report.deleted.calls += step.calls;
         report.largest_step_calls = Math.max(report.largest_step_calls, step.calls);
@@ -209,9 +154,10 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       if (contentSteps) {
         // Content goes with its calls: by age, and — when the size cap removed calls — the
         // content of sessions left without calls that is older than every call kept.
-        const keptSince = overBy > 0 ? contentSteps.oldestKeptCall() : null;
+        const bySize = keepUp.takeDeleted() > 0 || overBy > 0;
+        const keptSince = bySize ? contentSteps.oldestKeptCall() : null;
         const bounds: [(bound: number) => number, number][] = [[contentSteps.byAge, cutoff]];
-        if (overBy > 0) bounds.push([contentSteps.orphans, keptSince ?? Number.MAX_SAFE_INTEGER]);
+        if (bySize) bounds.push([contentSteps.orphans, keptSince ?? Number.MAX_SAFE_INTEGER]);
         for (const [step, bound] of bounds) {
           while (!stopped) {
             const n = timed(() => step(bound));
@@ -274,10 +220,12 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
       if (!stopped) return;
       stopped = false;
       registry.set(store, retention);
+      keepUp.start();
       arm(firstDelayMs);
     },
     stop() {
       stopped = true;
+      keepUp.stop();
       clearTimeout(timer);
       timer = undefined;
       interrupt?.();
@@ -285,6 +233,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     },
     runPass,
     schedule() {
+      keepUp.refresh();
       if (!stopped) arm(0);
     },
     get lastPass() {
@@ -293,6 +242,7 @@ export function createRetention(store: Store, options: RetentionOptions = {}): R
     get running() {
       return current !== null;
     },
+    keepUp,
   };
   return retention;
 }

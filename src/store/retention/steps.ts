@@ -17,8 +17,8 @@ export interface CallsStep {
 
 /** The step functions of a pass; see {@link createRetentionSteps}. */
 export interface RetentionSteps {
-  /** Deletes the next calls: whole runs of one or more sessions, ≤ `chunkRows` in all. */
-  calls(pass: CallsPass): CallsStep;
+  /** Deletes the next calls: whole runs of one or more sessions, ≤ `limit` (≤ `chunkRows`) in all. */
+  calls(pass: CallsPass, limit?: number): CallsStep;
   /** Deletes up to `chunkRows` old startups, never the latest of a project. */
   startups(cutoff: number): number;
   /** Deletes up to `chunkRows` old rejected items. */
@@ -43,8 +43,8 @@ export function createRetentionSteps(
   // transaction; only a forced cut leaving a very long run sends the project to the rebuild.
   const forgetter = createCallForgetter(db);
 
-  const calls = db.transaction((pass: CallsPass): CallsStep => {
-    const step = planner.next(pass); // counts the calls it plans off pass.overBy
+  const calls = db.transaction((pass: CallsPass, limit?: number): CallsStep => {
+    const step = planner.next(pass, limit); // counts the calls it plans off pass.overBy
     if (!step) return { calls: 0, forced: false };
     const { calls: n } = forgetter.forget(step.ids);
     tally('calls', n);
