@@ -1,7 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/helpers/sequencer.js';
 
 // CI asks for a JSON report beside the usual output (see .ci/run).
 const jsonOutput = process.env.VITEST_JSON_OUTPUT;
+
+/**
+ * Files at once (issue 43). vitest's default is one fewer than the cores — a single worker on
+ * the 2-core machines — yet most of the slow files wait (on child processes, servers, human-pace
+ * sleeps) rather than compute, so two files per core keeps both cores busy.
+ * VITEST_MAX_WORKERS overrides it.
+ */
+const maxWorkers =
+  Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() * 2);
 
 export default defineConfig({
   test: {
@@ -10,6 +21,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers,
+    sequence: { sequencer: SlowFirstSequencer },
     reporters: jsonOutput ? ['default', 'json'] : ['default'],
     outputFile: jsonOutput ? { json: jsonOutput } : undefined,
   },
