@@ -6,13 +6,12 @@ import { SlowFirstSequencer } from './test/helpers/sequencer.js';
 const jsonOutput = process.env.VITEST_JSON_OUTPUT;
 
 /**
- * Files at once (issue 43). vitest's default is one fewer than the cores — a single worker on
- * the 2-core machines — yet most of the slow files wait (on child processes, servers, human-pace
- * sleeps) rather than compute, so two files per core keeps both cores busy.
- * VITEST_MAX_WORKERS overrides it.
+ * Files at once (issue 43): one per core. vitest's default is one fewer than the cores — a
+ * single worker on the 2-core machines, where most of the slow files wait (on child processes,
+ * servers, human-pace sleeps) rather than compute. Two per core starved the files that time
+ * things (exit budgets, pacing) on a loaded 2-core machine. VITEST_MAX_WORKERS overrides it.
  */
-const maxWorkers =
-  Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism() * 2);
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   test: {

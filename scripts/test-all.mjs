@@ -1,17 +1,25 @@
 #!/usr/bin/env node
 /**
  * `npm test` (issue 43): every check the README's test command runs, at once where nothing
- * orders them. The three typechecks, eslint, prettier and the two builds (core, app) start together; the vitest
- * suite starts once the app build it serves is written, Playwright once both builds are. Each step's lines are printed as they come,
- * prefixed with its name, and a table of what passed and how long it took closes the run.
- * The exit code is 1 when any step failed (a step whose prerequisite failed is not started
- * and counts as failed), else 0. TEST_SERIAL=1 runs the steps one after another instead, in
- * the order listed, as `npm test` did before.
+ * orders them. The three typechecks, eslint, prettier and the two builds (core, app) start
+ * together; the vitest suite starts once the app build it serves is written; Playwright once
+ * both builds are written and vitest is done: each runner already keeps the cores busy (a
+ * worker per core), and the two together on 2 cores starve the tests that time things.
+ * TEST_OVERLAP=1 starts Playwright beside vitest instead (a machine with cores to spare).
+ *
+ * Each step's lines are printed as they come, prefixed with its name, and a table of what
+ * passed and how long it took closes the run. The exit code is 1 when any step failed (a step
+ * whose prerequisite failed is not started and counts as failed), else 0. TEST_SERIAL=1 runs
+ * the steps one after another instead, in the order listed, stopping at the first failure, as
+ * `npm test` did before.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-/** name → npm script, and the steps that must pass before it starts. */
+/**
+ * name → npm script; `after`: the steps that must pass before it starts; `waits`: steps that
+ * only must have ended (passed or not).
+ */
 const STEPS = [
   { name: 'typecheck:node', script: 'typecheck:node', after: [] },
   { name: 'typecheck:e2e', script: 'typecheck:e2e', after: [] },
@@ -22,7 +30,12 @@ const STEPS = [
   // Some vitest files serve or launch the app build (out/renderer, out/main).
   { name: 'build:app', script: 'build:app', after: [] },
   { name: 'vitest', script: 'test:unit', after: ['build:app'] },
-  { name: 'playwright', script: 'test:e2e', after: ['build:core', 'build:app'] },
+  {
+    name: 'playwright',
+    script: 'test:e2e',
+    after: ['build:core', 'build:app'],
+    waits: process.env.TEST_OVERLAP === '1' ? [] : ['vitest'],
+  },
 ];
 
 const serial = process.env.TEST_SERIAL === '1';
@@ -55,6 +68,7 @@ function run(step) {
 }
 
 async function start(step) {
+  for (const dep of step.waits ?? []) await results.get(dep);
   for (const dep of step.after) {
     const r = await results.get(dep);
     if (!r.ok) {
