@@ -89,10 +89,15 @@ if (serial) {
   for (const step of STEPS) results.set(step.name, start(step));
 }
 
+const outcomes = await Promise.all(
+  STEPS.map(async (step) => ({
+    step,
+    r: (await results.get(step.name)) ?? { ok: false, seconds: 0, skipped: true },
+  })),
+);
 console.log(`\n${'step'.padEnd(width)}  result   seconds`);
 let failed = false;
-for (const step of STEPS) {
-  const r = await (results.get(step.name) ?? { ok: false, seconds: 0, skipped: true });
+for (const { step, r } of outcomes) {
   failed ||= !r.ok;
   const status = r.skipped ? 'not run' : r.ok ? 'passed' : 'FAILED';
   console.log(
