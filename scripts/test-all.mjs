@@ -52,7 +52,6 @@ function run(step) {
     console.log(`${tag} npm run ${step.script}`);
     const child = spawn(npm, ['run', '--silent', step.script], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
     });
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on('line', (line) => console.log(`${tag} ${line}`));
