@@ -4,8 +4,11 @@
  * orders them. The three typechecks, eslint, prettier and the two builds (core, app) start
  * together; the vitest suite starts once the app build it serves is written; Playwright once
  * both builds are written and vitest is done: each runner already keeps the cores busy (a
- * worker per core), and the two together on 2 cores starve the tests that time things.
- * TEST_OVERLAP=1 starts Playwright beside vitest instead (a machine with cores to spare).
+ * worker per core), the two together on 2 cores starve the tests that time things, and the
+ * vitest files that make network namespaces (test/helpers/netns.ts) add and remove veth
+ * interfaces, which Chromium answers with net::ERR_NETWORK_CHANGED on a page's requests.
+ * TEST_OVERLAP=1 starts Playwright beside vitest anyway (measured on a loaded 2-core machine:
+ * 17 min instead of 23, with those failures).
  *
  * Each step's lines are printed as they come, prefixed with its name, and a table of what
  * passed and how long it took closes the run. The exit code is 1 when any step failed (a step
