@@ -1,5 +1,13 @@
 import { defineConfig } from '@playwright/test';
+import { availableParallelism } from 'node:os';
 import { findChromium } from './e2e/chromium-path.js';
+
+/**
+ * Spec files at once (issue 43): one worker per core, each with its own server (the worker's
+ * `devtools` fixture, e2e/server.ts) that the files it runs share. A spec file still runs its
+ * tests in order on one worker. PLAYWRIGHT_WORKERS overrides it.
+ */
+const workers = Number(process.env.PLAYWRIGHT_WORKERS) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   testDir: 'e2e',
@@ -8,7 +16,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   outputDir: 'test-results/e2e',
