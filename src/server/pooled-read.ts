@@ -12,8 +12,11 @@ import type { Store } from '../store/index.js';
 import type { ReadAnswer, ReadPool } from './read-pool/pool.js';
 import { downloadHeaders, drainedOrClosed, sendJson, sendJsonText } from './respond.js';
 
-/** Operations that never run on a read thread: the spool's state is the server's own memory. */
-const ON_SERVER_THREAD: ReadonlySet<ApiName> = new Set<ApiName>(['spool']);
+/**
+ * Operations that never run on a read thread: they answer from the server thread's own memory —
+ * the spool's backlog, and the retention runner's last pass (a read thread has no runner).
+ */
+const ON_SERVER_THREAD: ReadonlySet<ApiName> = new Set<ApiName>(['spool', 'retention']);
 
 /**
  * Can this read go to a thread? A GET of an API operation on a file that is still the one

@@ -143,6 +143,25 @@ it('frees the thread of a download whose client went away', async () => {
   expect(res.status).toBe(200);
 }, 30_000);
 
+it("answers the retention settings on the server thread, with the runner's last pass", async () => {
+  const saved = await t.fetch('/api/settings/retention', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ max_age_days: 3650 }),
+  });
+  expect(saved.status).toBe(200);
+  // Saving starts a pass at once; only the server thread knows how it went.
+  let view: { last_pass: unknown } = { last_pass: null };
+  const end = Date.now() + 15_000;
+  while (view.last_pass === null && Date.now() < end) {
+    const res = await t.fetch('/api/settings/retention');
+    expect(res.headers.get('server-timing')).toBeNull();
+    view = (await res.json()) as { last_pass: unknown };
+    if (view.last_pass === null) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(view.last_pass).not.toBeNull();
+}, 30_000);
+
 it('stops a read over its budget with a clear 503, and the next read gets a new thread', async () => {
   // A budget shorter than a thread takes to load: the read cannot finish in it.
   const strict = new ReadPool({ shared: 1, reserved: 1, budgetMs: 5 });
