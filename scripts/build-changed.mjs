@@ -193,5 +193,9 @@ if (isEntry) {
   if (process.argv.includes('--stamp')) {
     writeAppStamp(ROOT);
     markBinsExecutable(ROOT);
+  } else if (process.argv.includes('--bins')) {
+    // After `build:core`'s tsc: the app build runs beside it (scripts/test-all.mjs) and may
+    // stamp before tsc has written the bin, so the core build marks its own output.
+    markBinsExecutable(ROOT);
   } else process.exitCode = buildChanged({ root: ROOT });
 }

@@ -30,9 +30,10 @@ const STEPS = [
   { name: 'lint:eslint', script: 'lint:eslint', after: [] },
   { name: 'lint:prettier', script: 'lint:prettier', after: [] },
   { name: 'build:core', script: 'build:core', after: [] },
-  // Some vitest files serve or launch the app build (out/renderer, out/main).
+  // Some vitest files serve or launch the app build (out/renderer, out/main), and some run the
+  // built CLI (dist/: the commands the product suggests, test/docs/suggested-commands.test.ts).
   { name: 'build:app', script: 'build:app', after: [] },
-  { name: 'vitest', script: 'test:unit', after: ['build:app'] },
+  { name: 'vitest', script: 'test:unit', after: ['build:core', 'build:app'] },
   {
     name: 'playwright',
     script: 'test:e2e',
