@@ -10,7 +10,7 @@ import type { Freshness } from '../api/types.js';
 import type { ApiName } from '../shared/api-routes.js';
 import type { Store } from '../store/index.js';
 import type { ReadAnswer, ReadPool } from './read-pool/pool.js';
-import { downloadHeaders, drainedOrClosed, sendJson, sendJsonText } from './respond.js';
+import { sendDownload, sendJson, sendJsonText } from './respond.js';
 
 /**
  * Operations that never run on a read thread: they answer from the server thread's own memory —
@@ -93,22 +93,11 @@ function serverTiming(freshMs: number, answer: ReadAnswer): string {
   ].join(', ');
 }
 
-async function write(
+function write(
   res: ServerResponse,
   answer: Exclude<ReadAnswer, { kind: 'unavailable' }>,
-): Promise<void> {
+): void | Promise<void> {
   if (answer.kind === 'error') return sendJson(res, answer.status, { error: answer.message });
   if (answer.kind === 'json') return sendJsonText(res, answer.text);
-  res.writeHead(200, downloadHeaders(answer.contentType, answer.filename));
-  try {
-    // Leaving the loop early (the client left) returns the iterator: the thread stops reading.
-    for await (const chunk of answer.chunks) {
-      if (res.destroyed) return;
-      if (!res.write(chunk)) await drainedOrClosed(res);
-    }
-    res.end();
-  } catch {
-    // Headers are gone: the only honest signal left is a cut connection.
-    res.destroy();
-  }
+  return sendDownload(res, answer.contentType, answer.filename, answer.chunks);
 }

@@ -11,7 +11,16 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   // Any depth: stored content (capabilities, extras) may nest deeper than JSON.stringify can go.
-  const text = stringifyJson(body);
+  sendJsonText(res, stringifyJson(body), status, headers);
+}
+
+/** Writes a JSON text already serialised (by {@link sendJson}, or on a read thread). */
+export function sendJsonText(
+  res: ServerResponse,
+  text: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -39,7 +48,7 @@ export function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 /** A download's headers: its type, never cached, offered as `filename` when it has one. */
-export function downloadHeaders(contentType: string, filename?: string): Record<string, string> {
+function downloadHeaders(contentType: string, filename?: string): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': contentType,
     'cache-control': 'no-store',
@@ -52,27 +61,31 @@ export function downloadHeaders(contentType: string, filename?: string): Record<
   return headers;
 }
 
-/** Writes a JSON text made elsewhere (a read thread serialised it). */
-export function sendJsonText(res: ServerResponse, text: string): void {
-  res.writeHead(200, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+/** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
+export function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
+  return sendDownload(res, raw.contentType, raw.filename, raw.body);
 }
 
-/** Writes a {@link RawResponse}; a chunked body waits for the socket to drain between chunks. */
-export async function sendRaw(res: ServerResponse, raw: RawResponse): Promise<void> {
-  const headers = downloadHeaders(raw.contentType, raw.filename);
-  if (typeof raw.body === 'string') {
-    res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(raw.body)) });
-    res.end(raw.body);
+/**
+ * Writes a download: a string whole, chunks (made here, or arriving from a read thread) each
+ * after the socket has drained. Leaving early — the client went away — returns the iterator,
+ * which ends whatever produces the chunks.
+ */
+export async function sendDownload(
+  res: ServerResponse,
+  contentType: string,
+  filename: string | undefined,
+  body: string | Iterable<string> | AsyncIterable<string>,
+): Promise<void> {
+  const headers = downloadHeaders(contentType, filename);
+  if (typeof body === 'string') {
+    res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
     return;
   }
   res.writeHead(200, headers);
   try {
-    for (const chunk of raw.body) {
+    for await (const chunk of body) {
       if (res.destroyed) return;
       if (!res.write(chunk)) await drainedOrClosed(res);
     }
