@@ -42,11 +42,15 @@ export function createStreamWriter(
   let soon: NodeJS.Immediate | undefined;
   let closed = false;
 
-  function flush(): void {
+  function cancelWrite(): void {
     clearTimeout(timer);
     clearImmediate(soon);
     timer = undefined;
     soon = undefined;
+  }
+
+  function flush(): void {
+    cancelWrite();
     if (closed || held.length === 0) return;
     const chunk = held.join('');
     held = [];
@@ -57,10 +61,7 @@ export function createStreamWriter(
   function close(): void {
     closed = true;
     held = [];
-    clearTimeout(timer);
-    clearImmediate(soon);
-    timer = undefined;
-    soon = undefined;
+    cancelWrite();
   }
 
   return {
