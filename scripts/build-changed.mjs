@@ -10,9 +10,9 @@
  *   a SHA-256 of everything it reads matches the stamp its last build left in out/ (again
  *   inside the output, so deleting out/ forces a build).
  *
- * `npm run build` stays the full build that CI and `npm test` use; its app step ends with
- * `node scripts/build-changed.mjs --stamp`, so a start after it skips electron-vite too (and
- * the bin is left executable, as after every build here).
+ * `npm run build` stays the full build that CI and `npm test` use; its core step ends with
+ * `node scripts/build-changed.mjs --bins` (the bin left executable, as after every build here)
+ * and its app step with `--stamp`, so a start after it skips electron-vite too.
  * Plain JavaScript: it runs before anything is compiled. Types: build-changed.d.mts.
  */
 import { spawnSync } from 'node:child_process';
@@ -190,12 +190,9 @@ const isEntry = (() => {
 })();
 
 if (isEntry) {
-  if (process.argv.includes('--stamp')) {
-    writeAppStamp(ROOT);
-    markBinsExecutable(ROOT);
-  } else if (process.argv.includes('--bins')) {
-    // After `build:core`'s tsc: the app build runs beside it (scripts/test-all.mjs) and may
-    // stamp before tsc has written the bin, so the core build marks its own output.
-    markBinsExecutable(ROOT);
-  } else process.exitCode = buildChanged({ root: ROOT });
+  if (process.argv.includes('--stamp')) writeAppStamp(ROOT);
+  // After `build:core`'s tsc, which writes the bin: each build step finishes its own output
+  // (scripts/test-all.mjs runs the two at once).
+  else if (process.argv.includes('--bins')) markBinsExecutable(ROOT);
+  else process.exitCode = buildChanged({ root: ROOT });
 }
