@@ -7,8 +7,6 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export { shellWord } from '../shared/shell-word.js';
-
 /** The package root: dist/server/*.js and the Electron bundle out/main/index.js sit two below. */
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

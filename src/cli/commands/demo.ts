@@ -13,7 +13,7 @@ import { untilSignal } from './serve.js';
 import { clientToken } from '../../host/token.js';
 import { dashboardLink } from '../../shared/owner-token.js';
 import { prog } from '../invocation.js';
-import { shellWord } from '../../server/cli-words.js';
+import { shellWord } from '../../shared/shell-word.js';
 
 /** The link to open: with the token when this command knows it. */
 const link = (endpoint: string, token: string | undefined): string =>

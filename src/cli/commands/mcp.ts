@@ -8,7 +8,8 @@ import type { Command } from '../io.js';
 import { defaultDbPath } from '../../host/paths.js';
 import { openExisting } from './export-filters.js';
 import { BIN_NAME, prog } from '../invocation.js';
-import { cliWords, shellWord } from '../../server/cli-words.js';
+import { cliWords } from '../../server/cli-words.js';
+import { shellWord } from '../../shared/shell-word.js';
 
 /** The two usual ways to register this server, naming this install's CLI by full paths. */
 function registerExamples(): string {
