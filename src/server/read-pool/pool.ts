@@ -361,7 +361,7 @@ export class ReadPool {
     if (queued >= 0) {
       this.queue[job.lane].splice(queued, 1);
       this.jobs.delete(job.id);
-      return this.finish(job, { kind: 'error', status: 499, message: 'client closed the request' });
+      return this.finish(job, CLIENT_LEFT);
     }
     if (job.download) {
       // Cancelled at its next chunk; the thread says `end` and is free again.
@@ -369,7 +369,7 @@ export class ReadPool {
       return;
     }
     // A synchronous query cannot be interrupted: its thread is ended and another started later.
-    this.finish(job, { kind: 'error', status: 499, message: 'client closed the request' });
+    this.finish(job, CLIENT_LEFT);
     void job.thread?.stop();
   }
 
@@ -381,6 +381,9 @@ export class ReadPool {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The answer of a read whose client went away (nobody reads it; nginx's code for it). */
+const CLIENT_LEFT = { kind: 'error', status: 499, message: 'client closed the request' } as const;
 
 let sharedPool: ReadPool | null = null;
 
